@@ -1,0 +1,54 @@
+# smc-dump: top-level build, test and demo targets.
+#   make demo    build everything, boot the patched kernel in QEMU, move SMC
+#                traffic and show it
+#   make check   host tests and VM tests (bats)
+# Both install their Debian packages first (make deps, as root).
+
+PREFIX ?= /usr
+DESTDIR ?=
+SHELL := /bin/bash
+
+all: tools
+
+deps:
+	@bash scripts/deps.sh
+
+# User-space tools: the smc command, the ip link plugin, test helpers.
+tools: deps
+	$(MAKE) -C smc
+	$(MAKE) -C testsuite/tools
+	$(MAKE) -C ip
+
+kernel: deps
+	@bash scripts/build-kernel.sh test >/dev/null
+
+kernel-bench: deps
+	@bash scripts/build-kernel.sh bench >/dev/null
+
+iproute2: deps
+	@bash scripts/build-iproute2.sh >/dev/null
+
+check: check-host check-vm
+
+check-host: tools
+	bats --print-output-on-failure testsuite/host
+
+check-vm: tools kernel iproute2
+	bash testsuite/vm/run-suite testsuite/vm
+
+demo: tools kernel iproute2
+	bash scripts/demo.sh
+
+install: tools
+	$(MAKE) -C smc install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	$(MAKE) -C ip install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+clean:
+	$(MAKE) -C smc clean
+	$(MAKE) -C testsuite/tools clean
+	$(MAKE) -C ip clean
+
+distclean: clean
+	rm -rf build
+
+.PHONY: all deps tools kernel kernel-bench iproute2 check check-host check-vm demo install clean distclean

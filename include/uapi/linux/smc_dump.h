@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Shared Memory Communications: dump of SMC data and CDC messages
+ *
+ * An rtnetlink link of kind "smc-dummy" turns SMC dump on for its network
+ * namespace. The SMC stack then mirrors every data block and CDC message of
+ * the namespace's SMC connections to the link as an Ethernet frame
+ * carrying IPv4 or IPv6 and UDP with the addresses and ports of the
+ * connection's TCP socket (sent: local to peer, received: peer to local).
+ * The UDP payload is struct smc_dump_hdr followed by the payload. Taps on
+ * the link (AF_PACKET: tcpdump, libpcap) see the frames; the link itself
+ * drops them.
+ */
+#ifndef _UAPI_LINUX_SMC_DUMP_H
+#define _UAPI_LINUX_SMC_DUMP_H
+
+#include <linux/types.h>
+
+/* IFLA_INFO_DATA attributes of link kind "smc-dummy" */
+enum {
+	IFLA_SMC_DUMMY_UNSPEC,
+	IFLA_SMC_DUMMY_MODE,	/* u8, enum smc_dummy_mode; default SMC */
+	IFLA_SMC_DUMMY_CAPTURE,	/* u8, enum smc_dummy_capture; default ALL */
+	IFLA_SMC_DUMMY_SNAPLEN,	/* u32, payload bytes kept per data record;
+				 * 0 (default) keeps all
+				 */
+	__IFLA_SMC_DUMMY_MAX
+};
+
+#define IFLA_SMC_DUMMY_MAX	(__IFLA_SMC_DUMMY_MAX - 1)
+
+/* IFLA_SMC_DUMMY_MODE: which connections a link records */
+enum smc_dummy_mode {
+	SMC_DUMMY_MODE_SMC,	/* SMC-R and SMC-D */
+	SMC_DUMMY_MODE_SMCR,	/* SMC-R only */
+	SMC_DUMMY_MODE_SMCD,	/* SMC-D (ISM and loopback-ism) only */
+	__SMC_DUMMY_MODE_MAX
+};
+
+#define SMC_DUMMY_MODE_MAX	(__SMC_DUMMY_MODE_MAX - 1)
+
+/* IFLA_SMC_DUMMY_CAPTURE: which records a link gets */
+enum smc_dummy_capture {
+	SMC_DUMMY_CAPTURE_ALL,	/* data and CDC messages */
+	SMC_DUMMY_CAPTURE_RAW,	/* data only */
+	SMC_DUMMY_CAPTURE_CDC,	/* CDC messages only */
+	__SMC_DUMMY_CAPTURE_MAX
+};
+
+#define SMC_DUMMY_CAPTURE_MAX	(__SMC_DUMMY_CAPTURE_MAX - 1)
+
+/* smc_dump_hdr.magic: the value Alibaba Cloud Linux's SMC dump uses */
+#define SMC_DUMP_MAGIC		0xCFD3E7A5
+/* smc_dump_hdr.hdr_ver of this layout; Alibaba's kernels use lower values
+ * with a shorter header that keeps magic, versions, mode, type and len at
+ * the same offsets.
+ */
+#define SMC_DUMP_HDR_VER	3
+
+/* smc_dump_hdr.mode (values as Alibaba's) */
+#define SMC_DUMP_MODE_SMCR	1
+#define SMC_DUMP_MODE_SMCD	2
+
+/* smc_dump_hdr.type */
+#define SMC_DUMP_TYPE_RAW	1	/* connection data */
+#define SMC_DUMP_TYPE_CDC	2	/* CDC message */
+
+/* smc_dump_hdr.flags */
+#define SMC_DUMP_F_RX		0x01	/* received; clear: sent */
+#define SMC_DUMP_F_TRUNC	0x02	/* payload truncated by snaplen */
+
+/**
+ * struct smc_dump_hdr - header of an SMC dump record (UDP payload)
+ * @magic: SMC_DUMP_MAGIC
+ * @hdr_ver: SMC_DUMP_HDR_VER
+ * @smc_ver: SMC protocol version of the link group (1 or 2)
+ * @mode: SMC_DUMP_MODE_SMCR or SMC_DUMP_MODE_SMCD
+ * @type: SMC_DUMP_TYPE_RAW or SMC_DUMP_TYPE_CDC
+ * @len: header plus captured payload, bytes
+ * @hdr_len: this header's length in bytes (32); readers skip what they do
+ *	not know up to hdr_len
+ * @flags: SMC_DUMP_F_*
+ * @seq: per-link record number, counting every record that matched the
+ *	link, delivered or dropped; a gap means records were lost
+ * @token: the connection's local alert token (RMBE token)
+ * @orig_len: payload length before truncation, bytes
+ * @offset: data: offset of the first payload byte in this direction's
+ *	byte stream since the connection began; CDC: 0
+ *
+ * All multi-byte fields are big-endian. A CDC payload is the CDC message
+ * as the stack handles it: the 44-byte SMC-R wire format (RFC 7609,
+ * big-endian) or the 32-byte SMC-D struct smcd_cdc_msg (host byte order).
+ */
+struct smc_dump_hdr {
+	__be32	magic;
+	__u8	hdr_ver;
+	__u8	smc_ver;
+	__u8	mode;
+	__u8	type;
+	__be16	len;
+	__u8	hdr_len;
+	__u8	flags;
+	__be32	seq;
+	__be32	token;
+	__be32	orig_len;
+	__be64	offset;
+};
+
+#endif /* _UAPI_LINUX_SMC_DUMP_H */

@@ -1,0 +1,92 @@
+#!/bin/bash
+# Install everything smc-dump needs from Debian packages.
+#
+# Adds the bookworm-backports suite (for linux-source-6.12) and deb-src
+# entries (for iproute2's source package) when they are absent, using the
+# mirror the machine's apt sources already name: no host is written here.
+set -euo pipefail
+
+PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
+      ccache qemu-system-x86 bats tcpdump libpcap-dev libmnl-dev pkg-config
+      iproute2 xz-utils dpkg-dev python3 tshark libcap-dev"
+
+stamp=/var/lib/smc-dump-deps.stamp
+want="$(echo $PKGS) linux-source-6.12"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
+   dpkg -s $PKGS linux-source-6.12 >/dev/null 2>&1; then
+	exit 0
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: run as root (apt-get install)" >&2
+	exit 1
+fi
+
+# The mirror of the main Debian suite, as this machine's apt sources name it.
+mirror() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk '/^URIs:/ { u = $2 } /^Suites:/ { for (i = 2; i <= NF; i++)
+			if ($i == "bookworm") { print u; exit } }' "$f"
+	done
+	if [ -f /etc/apt/sources.list ]; then
+		awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list
+	fi
+	return 0
+}
+
+uri=$(mirror | head -n 1)
+if [ -z "$uri" ]; then
+	echo "deps: no bookworm entry in the apt sources to derive a mirror from" >&2
+	exit 1
+fi
+
+has_suite() {	# $1 type (deb|deb-src), $2 suite
+	grep -rqsE "^[[:space:]]*$1[[:space:]].*[[:space:]]$2([[:space:]]|$)" \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list && return 0
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk -v t="$1" -v s="$2" 'BEGIN { RS = ""; found = 0 }
+			{ ty = 0; su = 0
+			  n = split($0, L, "\n")
+			  for (i = 1; i <= n; i++) {
+				if (L[i] ~ "^Types:.*(^|[ ])" t "([ ]|$)") ty = 1
+				if (L[i] ~ "^Suites:.*[ ]" s "([ ]|$)") su = 1
+			  }
+			  if (ty && su) found = 1 }
+			END { exit !found }' "$f" && return 0
+	done
+	return 1
+}
+
+list=/etc/apt/sources.list.d/smc-dump.sources
+entries=""
+has_suite deb bookworm-backports ||
+	entries+="Types: deb
+URIs: $uri
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+"
+has_suite deb-src bookworm ||
+	entries+="Types: deb-src
+URIs: $uri
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+"
+if [ -n "$entries" ]; then
+	printf '%s' "$entries" >>"$list"
+	echo "deps: added to $list:"
+	cat "$list"
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends $PKGS
+apt-get install -y -q --no-install-recommends linux-source-6.12/bookworm-backports
+echo "$want" >"$stamp"

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smc - the smc-dump command: objects and global options
+ */
+#ifndef SMC_H
+#define SMC_H
+
+#include <stdbool.h>
+
+/* Global options, set by smc.c from the command line before an object's
+ * handler runs.
+ */
+extern int json;		/* -j: JSON output */
+extern int pretty;		/* -p: pretty JSON */
+extern int show_details;	/* -d: more detail, repeatable */
+extern int show_hex;		/* -x: hex dump of payloads */
+
+/* Object handlers: argv[0] is the object's first argument (the command),
+ * argc counts the rest. Each returns the process exit status:
+ * 0 success, 1 failure, 2 usage error. Each prints its own errors.
+ */
+int do_ueid(int argc, char **argv);
+int do_stats(int argc, char **argv);
+int do_dump(int argc, char **argv);
+
+/* Helpers of smc.c */
+bool matches(const char *arg, const char *pattern); /* abbreviation match, iproute2 style */
+int invarg(const char *msg, const char *arg);	/* "Error: argument "arg" is wrong: msg", returns 2 */
+
+#endif /* SMC_H */
