@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * json_print.c - text or JSON output, iproute2 style (see json_print.h)
+ *
+ * A small JSON writer of our own: it keeps a stack of the open containers
+ * to place commas, escapes strings (RFC 8259) and, in pretty mode, puts
+ * each member on its own line indented by four blanks per level.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "json_print.h"
+
+#define JSON_MAX_DEPTH 64
+
+struct json_level {
+	bool is_array;		/* array, else object */
+	unsigned int count;	/* members written so far */
+};
+
+static struct {
+	bool active;		/* new_json_obj(1, ...) was called */
+	bool pretty;
+	int depth;		/* open containers, the top array included */
+	struct json_level level[JSON_MAX_DEPTH];
+} jw;
+
+static void jw_indent(void)
+{
+	int i;
+
+	if (!jw.pretty)
+		return;
+	putchar('\n');
+	for (i = 0; i < jw.depth; i++)
+		fputs("    ", stdout);
+}
+
+/* Write @s as a JSON string, quotes included. Control characters are
+ * escaped; bytes that are not part of valid UTF-8 are taken as Latin-1
+ * and written as \u00XX so that the output is always valid UTF-8.
+ */
+static void jw_string(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	putchar('"');
+	while (*p) {
+		unsigned char c = *p;
+		int n = 0, i;
+
+		switch (c) {
+		case '"':
+			fputs("\\\"", stdout);
+			p++;
+			continue;
+		case '\\':
+			fputs("\\\\", stdout);
+			p++;
+			continue;
+		case '\b':
+			fputs("\\b", stdout);
+			p++;
+			continue;
+		case '\f':
+			fputs("\\f", stdout);
+			p++;
+			continue;
+		case '\n':
+			fputs("\\n", stdout);
+			p++;
+			continue;
+		case '\r':
+			fputs("\\r", stdout);
+			p++;
+			continue;
+		case '\t':
+			fputs("\\t", stdout);
+			p++;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			printf("\\u%04x", c);
+			p++;
+			continue;
+		}
+		if (c < 0x80) {
+			putchar(c);
+			p++;
+			continue;
+		}
+		/* multi-byte UTF-8: lead byte, then 1 to 3 continuation bytes;
+		 * reject overlong forms, surrogates and code points > U+10FFFF
+		 */
+		if (c >= 0xc2 && c <= 0xdf)
+			n = 1;
+		else if (c >= 0xe0 && c <= 0xef)
+			n = 2;
+		else if (c >= 0xf0 && c <= 0xf4)
+			n = 3;
+		for (i = 1; i <= n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				n = 0;
+		if (n == 2 && ((c == 0xe0 && p[1] < 0xa0) ||
+			       (c == 0xed && p[1] > 0x9f)))
+			n = 0;
+		if (n == 3 && ((c == 0xf0 && p[1] < 0x90) ||
+			       (c == 0xf4 && p[1] > 0x8f)))
+			n = 0;
+		if (!n) {
+			printf("\\u%04x", c);
+			p++;
+			continue;
+		}
+		fwrite(p, 1, n + 1, stdout);
+		p += n + 1;
+	}
+	putchar('"');
+}
+
+/* Begin a new value in the current container: comma, line break and
+ * indentation as needed, and "key": when the container is an object.
+ */
+static void jw_member(const char *key)
+{
+	struct json_level *l = jw.depth ? &jw.level[jw.depth - 1] : NULL;
+
+	if (!l)
+		return;
+	if (l->count++)
+		putchar(',');
+	jw_indent();
+	if (!l->is_array) {
+		jw_string(key ? key : "");
+		fputs(jw.pretty ? ": " : ":", stdout);
+	}
+}
+
+static void jw_open(const char *key, bool is_array)
+{
+	jw_member(key);
+	putchar(is_array ? '[' : '{');
+	if (jw.depth < JSON_MAX_DEPTH) {
+		jw.level[jw.depth].is_array = is_array;
+		jw.level[jw.depth].count = 0;
+	}
+	jw.depth++;
+}
+
+static void jw_close(void)
+{
+	bool is_array, empty;
+
+	if (!jw.depth)
+		return;
+	if (jw.depth <= JSON_MAX_DEPTH) {
+		is_array = jw.level[jw.depth - 1].is_array;
+		empty = !jw.level[jw.depth - 1].count;
+	} else {
+		is_array = false;
+		empty = false;
+	}
+	jw.depth--;
+	if (!empty)
+		jw_indent();
+	putchar(is_array ? ']' : '}');
+}
+
+static bool json_ctx(enum output_type type)
+{
+	return jw.active && (type & (PRINT_JSON | PRINT_ANY));
+}
+
+static bool text_ctx(enum output_type type)
+{
+	return !jw.active && (type & (PRINT_FP | PRINT_ANY)) != 0;
+}
+
+/* printf for the text mode: a NULL @fmt prints nothing */
+static void __attribute__((format(printf, 1, 2))) text(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!fmt)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* The format strings come from the callers, as in iproute2. */
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+/**
+ * new_json_obj() - start the output on stdout
+ * @json: nonzero for JSON: a top-level array is opened
+ * @pretty: nonzero to indent the JSON output
+ *
+ * In text mode nothing is written. Cannot fail; write errors show in
+ * ferror(stdout).
+ */
+void new_json_obj(int json, int pretty)
+{
+	memset(&jw, 0, sizeof(jw));
+	if (!json)
+		return;
+	jw.active = true;
+	jw.pretty = pretty != 0;
+	jw_open(NULL, true);
+}
+
+/**
+ * delete_json_obj() - end the output started by new_json_obj()
+ *
+ * Closes every container still open, the top-level array last, and ends
+ * the JSON text with a newline. Does nothing in text mode.
+ */
+void delete_json_obj(void)
+{
+	if (!jw.active)
+		return;
+	while (jw.depth)
+		jw_close();
+	putchar('\n');
+	jw.active = false;
+}
+
+/**
+ * is_json_context() - whether the output is JSON
+ *
+ * Return: true between new_json_obj(1, ...) and delete_json_obj().
+ */
+bool is_json_context(void)
+{
+	return jw.active;
+}
+
+/**
+ * open_json_object() - JSON only: open an object
+ * @key: member name inside an object, NULL inside an array
+ */
+void open_json_object(const char *key)
+{
+	if (jw.active)
+		jw_open(key, false);
+}
+
+/**
+ * close_json_object() - JSON only: close the object opened last
+ */
+void close_json_object(void)
+{
+	if (jw.active)
+		jw_close();
+}
+
+/**
+ * open_json_array() - open an array (JSON) or print @key (text)
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @key: member name in JSON, NULL inside an array; printed as is in text
+ *	mode (as iproute2 does)
+ */
+void open_json_array(enum output_type type, const char *key)
+{
+	if (json_ctx(type))
+		jw_open(key, true);
+	else if (text_ctx(type) && key)
+		fputs(key, stdout);
+}
+
+/**
+ * close_json_array() - close the array opened last (JSON) or print
+ *	@delim (text)
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @delim: text printed as is in text mode, may be NULL
+ */
+void close_json_array(enum output_type type, const char *delim)
+{
+	if (json_ctx(type))
+		jw_close();
+	else if (text_ctx(type) && delim)
+		fputs(delim, stdout);
+}
+
+/**
+ * print_string() - print a string
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @key: JSON member name (NULL inside an array)
+ * @fmt: printf format for text mode, with one %s
+ * @value: the string; NULL is JSON null and "" in text mode
+ */
+void print_string(enum output_type type, const char *key, const char *fmt,
+		  const char *value)
+{
+	if (json_ctx(type)) {
+		jw_member(key);
+		if (value)
+			jw_string(value);
+		else
+			fputs("null", stdout);
+	} else if (text_ctx(type)) {
+		text(fmt, value ? value : "");
+	}
+}
+
+/**
+ * print_uint() - print an unsigned number
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @key: JSON member name (NULL inside an array)
+ * @fmt: printf format for text mode, with one %u
+ * @value: the number
+ */
+void print_uint(enum output_type type, const char *key, const char *fmt,
+		unsigned int value)
+{
+	if (json_ctx(type)) {
+		jw_member(key);
+		printf("%u", value);
+	} else if (text_ctx(type)) {
+		text(fmt, value);
+	}
+}
+
+/**
+ * print_int() - print a signed number
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @key: JSON member name (NULL inside an array)
+ * @fmt: printf format for text mode, with one %d
+ * @value: the number
+ */
+void print_int(enum output_type type, const char *key, const char *fmt,
+	       int value)
+{
+	if (json_ctx(type)) {
+		jw_member(key);
+		printf("%d", value);
+	} else if (text_ctx(type)) {
+		text(fmt, value);
+	}
+}
+
+/**
+ * print_u64() - print an unsigned 64-bit number
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @key: JSON member name (NULL inside an array)
+ * @fmt: printf format for text mode, with one %" PRIu64 " (or %llu)
+ * @value: the number; JSON carries all 64 bits as an integer literal
+ */
+void print_u64(enum output_type type, const char *key, const char *fmt,
+	       uint64_t value)
+{
+	if (json_ctx(type)) {
+		jw_member(key);
+		printf("%" PRIu64, value);
+	} else if (text_ctx(type)) {
+		text(fmt, value);
+	}
+}
+
+/**
+ * print_hex() - print a number in hex
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @key: JSON member name (NULL inside an array)
+ * @fmt: printf format for text mode, with one %x (or %#x, %08x ...)
+ * @value: the number; JSON has it as the string "0x..." (lower case)
+ */
+void print_hex(enum output_type type, const char *key, const char *fmt,
+	       unsigned int value)
+{
+	char buf[16];
+
+	if (json_ctx(type)) {
+		jw_member(key);
+		snprintf(buf, sizeof(buf), "0x%x", value);
+		jw_string(buf);
+	} else if (text_ctx(type)) {
+		text(fmt, value);
+	}
+}
+
+/**
+ * print_bool() - print a boolean
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @key: JSON member name (NULL inside an array)
+ * @fmt: printf format for text mode, with one %s that gets "true" or
+ *	"false"
+ * @value: the boolean; JSON true or false
+ */
+void print_bool(enum output_type type, const char *key, const char *fmt,
+		bool value)
+{
+	if (json_ctx(type)) {
+		jw_member(key);
+		fputs(value ? "true" : "false", stdout);
+	} else if (text_ctx(type)) {
+		text(fmt, value ? "true" : "false");
+	}
+}
+
+/**
+ * print_null() - print JSON null, or @value in text mode
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @key: JSON member name (NULL inside an array)
+ * @fmt: printf format for text mode, with one %s
+ * @value: the text shown in text mode
+ */
+void print_null(enum output_type type, const char *key, const char *fmt,
+		const char *value)
+{
+	if (json_ctx(type)) {
+		jw_member(key);
+		fputs("null", stdout);
+	} else if (text_ctx(type)) {
+		text(fmt, value ? value : "");
+	}
+}
+
+/**
+ * print_nl() - end a line in text mode; nothing in JSON mode
+ */
+void print_nl(void)
+{
+	if (!jw.active)
+		putchar('\n');
+}

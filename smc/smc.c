@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smc.c - the smc command: global options and dispatch to the objects,
+ * in the style of iproute2's ip(8)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smc.h"
+
+/* Release of smc-dump this command belongs to */
+#define VERSION "0.1"
+
+int json;
+int pretty;
+int show_details;
+int show_hex;
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
+		"       smc help [ OBJECT ]\n"
+		"where  OBJECT := { ueid | stats | dump }\n"
+		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
+		"                    -V[ersion] | -h[elp] }\n");
+}
+
+/**
+ * matches() - iproute2-style abbreviation match
+ * @arg: what the user typed
+ * @pattern: the full keyword
+ *
+ * Return: true when @arg is a non-empty prefix of @pattern (so "s",
+ * "st" and "stats" all match "stats").
+ */
+bool matches(const char *arg, const char *pattern)
+{
+	size_t len = strlen(arg);
+
+	return len && len <= strlen(pattern) && !strncmp(arg, pattern, len);
+}
+
+/**
+ * invarg() - report an invalid argument
+ * @msg: what is wrong with it
+ * @arg: the argument as typed
+ *
+ * Prints 'Error: argument "ARG" is wrong: MSG' on stderr.
+ * Return: 2, the exit status of a usage error.
+ */
+int invarg(const char *msg, const char *arg)
+{
+	fprintf(stderr, "Error: argument \"%s\" is wrong: %s\n", arg, msg);
+	return 2;
+}
+
+static int do_help(int argc, char **argv);
+
+static const struct cmd {
+	const char *name;
+	int (*func)(int argc, char **argv);
+} cmds[] = {
+	{ "ueid", do_ueid },
+	{ "stats", do_stats },
+	{ "dump", do_dump },
+	{ "help", do_help },
+	{ NULL, NULL },
+};
+
+static const struct cmd *find_object(const char *name)
+{
+	const struct cmd *c;
+
+	/* first match in table order wins, as in iproute2 */
+	for (c = cmds; c->name; c++)
+		if (matches(name, c->name))
+			return c;
+	return NULL;
+}
+
+static int unknown_object(const char *name)
+{
+	fprintf(stderr, "Object \"%s\" is unknown, try \"smc help\".\n",
+		name);
+	return 2;
+}
+
+/* smc help [OBJECT]: the general usage, or the object's own help */
+static int do_help(int argc, char **argv)
+{
+	static char help[] = "help";
+	char *hargv[] = { help, NULL };
+	const struct cmd *c;
+
+	if (argc < 1) {
+		usage(stdout);
+		return 0;
+	}
+	c = find_object(argv[0]);
+	if (!c)
+		return unknown_object(argv[0]);
+	if (c->func == do_help) {
+		usage(stdout);
+		return 0;
+	}
+	return c->func(1, hargv);
+}
+
+/* Long options: the name after one or two dashes, abbreviated to any
+ * unambiguous prefix; the short forms are single letters.
+ */
+enum opt { OPT_JSON, OPT_PRETTY, OPT_DETAILS, OPT_HEX, OPT_VERSION,
+	   OPT_HELP, OPT_UNKNOWN, OPT_AMBIGUOUS };
+
+static enum opt parse_option(const char *arg)
+{
+	static const struct {
+		const char *name;
+		char letter;
+	} opts[] = {
+		[OPT_JSON] = { "json", 'j' },
+		[OPT_PRETTY] = { "pretty", 'p' },
+		[OPT_DETAILS] = { "details", 'd' },
+		[OPT_HEX] = { "hex", 'x' },
+		[OPT_VERSION] = { "Version", 'V' },
+		[OPT_HELP] = { "help", 'h' },
+	};
+	const char *name = arg + 1;
+	enum opt found = OPT_UNKNOWN;
+	unsigned int i;
+
+	if (arg[1] && !arg[2]) {
+		for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+			if (opts[i].letter == arg[1])
+				return i;
+		return OPT_UNKNOWN;
+	}
+	if (name[0] == '-')
+		name++;
+	if (!strcmp(name, "version"))
+		return OPT_VERSION;
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (!matches(name, opts[i].name))
+			continue;
+		if (!strcmp(name, opts[i].name))
+			return i;
+		if (found != OPT_UNKNOWN)
+			return OPT_AMBIGUOUS;
+		found = i;
+	}
+	return found;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *c;
+	int ret;
+
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "--")) {
+			argc--;
+			argv++;
+			break;
+		}
+		switch (parse_option(argv[1])) {
+		case OPT_JSON:
+			json = 1;
+			break;
+		case OPT_PRETTY:
+			pretty = 1;
+			break;
+		case OPT_DETAILS:
+			show_details++;
+			break;
+		case OPT_HEX:
+			show_hex = 1;
+			break;
+		case OPT_VERSION:
+			printf("smc utility, smc-dump %s\n", VERSION);
+			return fflush(stdout) ? 1 : 0;
+		case OPT_HELP:
+			usage(stdout);
+			return fflush(stdout) ? 1 : 0;
+		case OPT_AMBIGUOUS:
+			fprintf(stderr,
+				"Option \"%s\" is ambiguous, try \"smc -help\".\n",
+				argv[1]);
+			return 2;
+		default:
+			fprintf(stderr,
+				"Option \"%s\" is unknown, try \"smc -help\".\n",
+				argv[1]);
+			return 2;
+		}
+		argc--;
+		argv++;
+	}
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	c = find_object(argv[1]);
+	if (!c)
+		return unknown_object(argv[1]);
+	ret = c->func(argc - 2, argv + 2);
+
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "Error: cannot write the output: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	return ret;
+}

@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats.c - smc stats: the SMC statistics of the current network
+ * namespace (SMC_NETLINK_GET_STATS) and the TCP fallback counters with
+ * their reasons (SMC_NETLINK_GET_FBACK_STATS), as smc-tools' smcd stats and
+ * smcr stats show them, for SMC-D and SMC-R together.
+ *
+ * The kernel side is net/smc/smc_stats.c. Counters are u64 attributes
+ * (with pad attributes of type 0 where the architecture needs them);
+ * the buffer usage counters are NLA_UINT, 4 or 8 bytes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/smc.h>
+
+#include "genl.h"
+#include "json_print.h"
+#include "smc.h"
+
+/* Buckets of the size histograms: kernel's SMC_BUF_8K ... SMC_BUF_G_1024K,
+ * attributes SMC_NLA_STATS_PLOAD_8K ... _G_1024K (index + 1)
+ */
+#define NR_BUCKETS 9
+
+static const char *const bucket_key[NR_BUCKETS] = {
+	"le_8k", "le_16k", "le_32k", "le_64k", "le_128k", "le_256k",
+	"le_512k", "le_1024k", "gt_1024k",
+};
+
+static const char *const bucket_label[NR_BUCKETS] = {
+	"<=8K", "<=16K", "<=32K", "<=64K", "<=128K", "<=256K", "<=512K",
+	"<=1M", ">1M",
+};
+
+/* Histograms of a technology, in the order of enum hist */
+enum hist { H_TX_BUF, H_RX_BUF, H_TX_PLOAD, H_RX_PLOAD, NR_HIST };
+
+/* Buffer event counters, indexed by SMC_NLA_STATS_RMB_* */
+#define NR_RMB (SMC_NLA_STATS_RMB_MAX + 1)
+
+struct tech_stats {
+	uint64_t clnt_v1, clnt_v2, srv_v1, srv_v2;	/* successful handshakes */
+	uint64_t rx_bytes, tx_bytes;	/* payload bytes received/sent */
+	uint64_t rx_cnt, tx_cnt;	/* recv/send requests */
+	uint64_t rx_rmbuse, tx_rmbuse;	/* bytes of buffers in use */
+	uint64_t sendpage, splice, cork, ndly, urg;	/* special calls */
+	uint64_t hist[NR_HIST][NR_BUCKETS];
+	uint64_t rmb_tx[NR_RMB], rmb_rx[NR_RMB];
+};
+
+struct fback_reason {
+	bool server;		/* else client */
+	uint32_t code;		/* SMC_CLC_DECL_* */
+	uint32_t count;
+};
+
+/* Room for every reason of both roles (kernel: SMC_MAX_FBACK_RSN_CNT) */
+#define MAX_REASONS (2 * 36)
+
+struct stats {
+	bool have_stats;
+	struct tech_stats smcd, smcr;
+	uint64_t clnt_hs_err, srv_hs_err;
+	uint64_t fback_clnt, fback_srv;
+	unsigned int nr_reasons;
+	struct fback_reason reason[MAX_REASONS];
+};
+
+/* Decline and fallback reasons (net/smc/smc_clc.h, SMC_CLC_DECL_*) */
+static const struct {
+	uint32_t code;
+	const char *name;
+	const char *text;
+} reasons[] = {
+	{ 0x01010000, "MEM", "insufficient memory resources" },
+	{ 0x02010000, "TIMEOUT_CL", "timeout waiting for QP confirm link" },
+	{ 0x02020000, "TIMEOUT_AL", "timeout waiting for QP add link" },
+	{ 0x03000000, "CNFERR", "configuration error" },
+	{ 0x03010000, "PEERNOSMC", "peer did not indicate SMC" },
+	{ 0x03020000, "IPSEC", "IPsec usage" },
+	{ 0x03030000, "NOSMCDEV", "no SMC device found (R or D)" },
+	{ 0x03030001, "NOSMCDDEV", "no SMC-D device found" },
+	{ 0x03030002, "NOSMCRDEV", "no SMC-R device found" },
+	{ 0x03030003, "NOISM2SUPP", "hardware has no ISMv2 support" },
+	{ 0x03030004, "NOV2EXT", "peer sent no CLC v2 extension" },
+	{ 0x03030005, "NOV2DEXT", "peer sent no CLC SMC-Dv2 extension" },
+	{ 0x03030006, "NOSEID", "peer sent no SEID" },
+	{ 0x03030007, "NOSMCD2DEV", "no SMC-Dv2 device found" },
+	{ 0x03030008, "NOUEID", "peer sent no UEID" },
+	{ 0x03030009, "RELEASEERR", "release version negotiation failed" },
+	{ 0x0303000a, "MAXCONNERR", "max connections negotiation failed" },
+	{ 0x0303000b, "MAXLINKERR", "max links negotiation failed" },
+	{ 0x03040000, "MODEUNSUPP", "SMC modes do not match (R or D)" },
+	{ 0x03050000, "RMBE_EC", "peer has eyecatcher in RMBE" },
+	{ 0x03060000, "OPTUNSUPP", "fastopen sockopt not supported" },
+	{ 0x03070000, "DIFFPREFIX", "IP prefix / subnet mismatch" },
+	{ 0x03080000, "GETVLANERR", "cannot get VLAN id of IP device" },
+	{ 0x03090000, "ISMVLANERR", "cannot register VLAN id on ISM device" },
+	{ 0x030a0000, "NOACTLINK", "no active SMC-R link in link group" },
+	{ 0x030b0000, "NOSRVLINK", "SMC-R link from server not found" },
+	{ 0x030c0000, "VERSMISMAT", "SMC version mismatch" },
+	{ 0x030d0000, "MAX_DMB", "SMC-D DMB limit exceeded" },
+	{ 0x030e0000, "NOROUTE", "SMC-Rv2 connection: no route to peer" },
+	{ 0x030f0000, "NOINDIRECT", "SMC-Rv2 connection: indirect mismatch" },
+	{ 0x04000000, "SYNCERR", "synchronization error" },
+	{ 0x05000000, "PEERDECL", "peer declined during handshake" },
+	{ 0x09990000, "INTERR", "internal error" },
+	{ 0x09990001, "ERR_RTOK", "rtoken handling failed" },
+	{ 0x09990002, "ERR_RDYLNK", "IB ready link failed" },
+	{ 0x09990003, "ERR_REGBUF", "registering RDMA buffers failed" },
+};
+
+static int find_reason(uint32_t code)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+		if (reasons[i].code == code)
+			return i;
+	return -1;
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: smc [ -j [ -p ] ] [ -d ] stats [ show ]\n"
+		"       smc stats help\n");
+}
+
+/* Read a counter: u64, or NLA_UINT (4 or 8 bytes). Returns 0 or -1. */
+static int get_counter(const struct nlattr *attr, uint64_t *val)
+{
+	uint32_t v32;
+
+	switch (mnl_attr_get_payload_len(attr)) {
+	case sizeof(uint64_t):
+		memcpy(val, mnl_attr_get_payload(attr), sizeof(*val));
+		return 0;
+	case sizeof(uint32_t):
+		memcpy(&v32, mnl_attr_get_payload(attr), sizeof(v32));
+		*val = v32;
+		return 0;
+	}
+	return -1;
+}
+
+static int bad_message(const char *what)
+{
+	fprintf(stderr, "Error: the kernel sent malformed statistics (%s)\n",
+		what);
+	errno = EBADMSG;
+	return MNL_CB_ERROR;
+}
+
+/* SMC_NLA_STATS_PLOAD_* nest into one histogram */
+static int parse_hist(const struct nlattr *nest, uint64_t *hist)
+{
+	const struct nlattr *attr;
+	unsigned int type;
+
+	mnl_attr_for_each_nested(attr, nest) {
+		type = mnl_attr_get_type(attr);
+		if (type < SMC_NLA_STATS_PLOAD_8K || type > NR_BUCKETS)
+			continue;	/* pad, or newer than us */
+		if (get_counter(attr, &hist[type - SMC_NLA_STATS_PLOAD_8K]))
+			return -1;
+	}
+	return 0;
+}
+
+/* SMC_NLA_STATS_RMB_* nest */
+static int parse_rmb(const struct nlattr *nest, uint64_t *rmb)
+{
+	const struct nlattr *attr;
+	unsigned int type;
+
+	mnl_attr_for_each_nested(attr, nest) {
+		type = mnl_attr_get_type(attr);
+		if (type == SMC_NLA_STATS_RMB_PAD || type >= NR_RMB)
+			continue;
+		if (get_counter(attr, &rmb[type]))
+			return -1;
+	}
+	return 0;
+}
+
+/* SMC_NLA_STATS_SMCD_TECH or _SMCR_TECH nest */
+static int parse_tech(const struct nlattr *nest, struct tech_stats *t)
+{
+	const struct nlattr *attr;
+	uint64_t *val;
+
+	mnl_attr_for_each_nested(attr, nest) {
+		val = NULL;
+		switch (mnl_attr_get_type(attr)) {
+		case SMC_NLA_STATS_T_TX_RMB_SIZE:
+			if (parse_hist(attr, t->hist[H_TX_BUF]))
+				return -1;
+			break;
+		case SMC_NLA_STATS_T_RX_RMB_SIZE:
+			if (parse_hist(attr, t->hist[H_RX_BUF]))
+				return -1;
+			break;
+		case SMC_NLA_STATS_T_TXPLOAD_SIZE:
+			if (parse_hist(attr, t->hist[H_TX_PLOAD]))
+				return -1;
+			break;
+		case SMC_NLA_STATS_T_RXPLOAD_SIZE:
+			if (parse_hist(attr, t->hist[H_RX_PLOAD]))
+				return -1;
+			break;
+		case SMC_NLA_STATS_T_TX_RMB_STATS:
+			if (parse_rmb(attr, t->rmb_tx))
+				return -1;
+			break;
+		case SMC_NLA_STATS_T_RX_RMB_STATS:
+			if (parse_rmb(attr, t->rmb_rx))
+				return -1;
+			break;
+		case SMC_NLA_STATS_T_CLNT_V1_SUCC:
+			val = &t->clnt_v1;
+			break;
+		case SMC_NLA_STATS_T_CLNT_V2_SUCC:
+			val = &t->clnt_v2;
+			break;
+		case SMC_NLA_STATS_T_SRV_V1_SUCC:
+			val = &t->srv_v1;
+			break;
+		case SMC_NLA_STATS_T_SRV_V2_SUCC:
+			val = &t->srv_v2;
+			break;
+		case SMC_NLA_STATS_T_SENDPAGE_CNT:
+			val = &t->sendpage;
+			break;
+		case SMC_NLA_STATS_T_SPLICE_CNT:
+			val = &t->splice;
+			break;
+		case SMC_NLA_STATS_T_CORK_CNT:
+			val = &t->cork;
+			break;
+		case SMC_NLA_STATS_T_NDLY_CNT:
+			val = &t->ndly;
+			break;
+		case SMC_NLA_STATS_T_URG_DATA_CNT:
+			val = &t->urg;
+			break;
+		case SMC_NLA_STATS_T_RX_BYTES:
+			val = &t->rx_bytes;
+			break;
+		case SMC_NLA_STATS_T_TX_BYTES:
+			val = &t->tx_bytes;
+			break;
+		case SMC_NLA_STATS_T_RX_CNT:
+			val = &t->rx_cnt;
+			break;
+		case SMC_NLA_STATS_T_TX_CNT:
+			val = &t->tx_cnt;
+			break;
+		case SMC_NLA_STATS_T_RX_RMB_USAGE:
+			val = &t->rx_rmbuse;
+			break;
+		case SMC_NLA_STATS_T_TX_RMB_USAGE:
+			val = &t->tx_rmbuse;
+			break;
+		}
+		if (val && get_counter(attr, val))
+			return -1;
+	}
+	return 0;
+}
+
+static int cb_stats(const struct nlmsghdr *nlh, void *data)
+{
+	struct stats *s = data;
+	const struct nlattr *top, *attr;
+
+	mnl_attr_for_each(top, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(top) != SMC_GEN_STATS)
+			continue;
+		if (mnl_attr_validate(top, MNL_TYPE_NESTED) < 0)
+			return bad_message("SMC_GEN_STATS");
+		s->have_stats = true;
+		mnl_attr_for_each_nested(attr, top) {
+			switch (mnl_attr_get_type(attr)) {
+			case SMC_NLA_STATS_SMCD_TECH:
+				if (parse_tech(attr, &s->smcd))
+					return bad_message("SMC-D counters");
+				break;
+			case SMC_NLA_STATS_SMCR_TECH:
+				if (parse_tech(attr, &s->smcr))
+					return bad_message("SMC-R counters");
+				break;
+			case SMC_NLA_STATS_CLNT_HS_ERR_CNT:
+				if (get_counter(attr, &s->clnt_hs_err))
+					return bad_message("handshake errors");
+				break;
+			case SMC_NLA_STATS_SRV_HS_ERR_CNT:
+				if (get_counter(attr, &s->srv_hs_err))
+					return bad_message("handshake errors");
+				break;
+			}
+		}
+	}
+	return MNL_CB_OK;
+}
+
+/* One SMC_GEN_FBACK_STATS message: a reason of one role, and with the
+ * first message the total fallback counts of both roles.
+ */
+static int cb_fback(const struct nlmsghdr *nlh, void *data)
+{
+	struct stats *s = data;
+	const struct nlattr *top, *attr;
+	struct fback_reason r;
+	bool have_code, have_cnt;
+	uint64_t v;
+
+	mnl_attr_for_each(top, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(top) != SMC_GEN_FBACK_STATS)
+			continue;
+		if (mnl_attr_validate(top, MNL_TYPE_NESTED) < 0)
+			return bad_message("SMC_GEN_FBACK_STATS");
+		memset(&r, 0, sizeof(r));
+		have_code = have_cnt = false;
+		mnl_attr_for_each_nested(attr, top) {
+			switch (mnl_attr_get_type(attr)) {
+			case SMC_NLA_FBACK_STATS_TYPE:
+				if (mnl_attr_validate(attr, MNL_TYPE_U8) < 0)
+					return bad_message("fallback role");
+				r.server = mnl_attr_get_u8(attr);
+				break;
+			case SMC_NLA_FBACK_STATS_SRV_CNT:
+				if (get_counter(attr, &s->fback_srv))
+					return bad_message("fallback count");
+				break;
+			case SMC_NLA_FBACK_STATS_CLNT_CNT:
+				if (get_counter(attr, &s->fback_clnt))
+					return bad_message("fallback count");
+				break;
+			case SMC_NLA_FBACK_STATS_RSN_CODE:
+				if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+					return bad_message("fallback reason");
+				r.code = mnl_attr_get_u32(attr);
+				have_code = true;
+				break;
+			case SMC_NLA_FBACK_STATS_RSN_CNT:
+				if (mnl_attr_validate(attr, MNL_TYPE_U16) < 0) {
+					if (get_counter(attr, &v))
+						return bad_message("fallback reason count");
+					r.count = v > UINT32_MAX ?
+						  UINT32_MAX : (uint32_t)v;
+				} else {
+					r.count = mnl_attr_get_u16(attr);
+				}
+				have_cnt = true;
+				break;
+			}
+		}
+		if (have_code && have_cnt && s->nr_reasons < MAX_REASONS)
+			s->reason[s->nr_reasons++] = r;
+	}
+	return MNL_CB_OK;
+}
+
+/* Biggest count first; the kernel keeps them in order of first use */
+static void sort_reasons(struct stats *s)
+{
+	struct fback_reason tmp;
+	unsigned int i, j;
+
+	for (i = 1; i < s->nr_reasons; i++) {
+		tmp = s->reason[i];
+		for (j = i; j > 0 && s->reason[j - 1].count < tmp.count; j--)
+			s->reason[j] = s->reason[j - 1];
+		s->reason[j] = tmp;
+	}
+}
+
+static uint64_t tech_conns(const struct tech_stats *t)
+{
+	return t->clnt_v1 + t->clnt_v2 + t->srv_v1 + t->srv_v2;
+}
+
+static void print_json_hist(const char *key, const uint64_t *hist)
+{
+	int i;
+
+	open_json_object(key);
+	for (i = 0; i < NR_BUCKETS; i++)
+		print_u64(PRINT_JSON, bucket_key[i], NULL, hist[i]);
+	close_json_object();
+}
+
+static void print_json_rmb(const char *key, const uint64_t *rmb)
+{
+	open_json_object(key);
+	print_u64(PRINT_JSON, "full", NULL, rmb[SMC_NLA_STATS_RMB_FULL_CNT]);
+	print_u64(PRINT_JSON, "full_peer", NULL,
+		  rmb[SMC_NLA_STATS_RMB_FULL_PEER_CNT]);
+	print_u64(PRINT_JSON, "too_small", NULL,
+		  rmb[SMC_NLA_STATS_RMB_SIZE_SM_CNT]);
+	print_u64(PRINT_JSON, "too_small_peer", NULL,
+		  rmb[SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT]);
+	print_u64(PRINT_JSON, "alloc", NULL, rmb[SMC_NLA_STATS_RMB_ALLOC_CNT]);
+	print_u64(PRINT_JSON, "reuse", NULL, rmb[SMC_NLA_STATS_RMB_REUSE_CNT]);
+	print_u64(PRINT_JSON, "downgrade", NULL,
+		  rmb[SMC_NLA_STATS_RMB_DGRADE_CNT]);
+	close_json_object();
+}
+
+static void print_json_role(const char *key, uint64_t v1, uint64_t v2)
+{
+	open_json_object(key);
+	print_u64(PRINT_JSON, "v1_success", NULL, v1);
+	print_u64(PRINT_JSON, "v2_success", NULL, v2);
+	print_u64(PRINT_JSON, "success", NULL, v1 + v2);
+	close_json_object();
+}
+
+static void print_json_tech(const char *key, const struct tech_stats *t)
+{
+	open_json_object(key);
+	print_u64(PRINT_JSON, "connections", NULL, tech_conns(t));
+	print_json_role("client", t->clnt_v1, t->clnt_v2);
+	print_json_role("server", t->srv_v1, t->srv_v2);
+	print_u64(PRINT_JSON, "v1_success", NULL, t->clnt_v1 + t->srv_v1);
+	print_u64(PRINT_JSON, "v2_success", NULL, t->clnt_v2 + t->srv_v2);
+	print_u64(PRINT_JSON, "rx_bytes", NULL, t->rx_bytes);
+	print_u64(PRINT_JSON, "tx_bytes", NULL, t->tx_bytes);
+	print_u64(PRINT_JSON, "rx_requests", NULL, t->rx_cnt);
+	print_u64(PRINT_JSON, "tx_requests", NULL, t->tx_cnt);
+	print_u64(PRINT_JSON, "rx_buffer_bytes_in_use", NULL, t->rx_rmbuse);
+	print_u64(PRINT_JSON, "tx_buffer_bytes_in_use", NULL, t->tx_rmbuse);
+	print_json_rmb("rx_buffer", t->rmb_rx);
+	print_json_rmb("tx_buffer", t->rmb_tx);
+	print_json_hist("rx_buffer_sizes", t->hist[H_RX_BUF]);
+	print_json_hist("tx_buffer_sizes", t->hist[H_TX_BUF]);
+	print_json_hist("rx_request_sizes", t->hist[H_RX_PLOAD]);
+	print_json_hist("tx_request_sizes", t->hist[H_TX_PLOAD]);
+	open_json_object("special_calls");
+	print_u64(PRINT_JSON, "cork", NULL, t->cork);
+	print_u64(PRINT_JSON, "nodelay", NULL, t->ndly);
+	print_u64(PRINT_JSON, "sendpage", NULL, t->sendpage);
+	print_u64(PRINT_JSON, "splice", NULL, t->splice);
+	print_u64(PRINT_JSON, "urgent_data", NULL, t->urg);
+	close_json_object();
+	close_json_object();
+}
+
+static void print_json(const struct stats *s)
+{
+	const struct fback_reason *r;
+	unsigned int i;
+	int k;
+
+	open_json_object(NULL);
+	print_json_tech("smcd", &s->smcd);
+	print_json_tech("smcr", &s->smcr);
+	open_json_object("handshake_errors");
+	print_u64(PRINT_JSON, "client", NULL, s->clnt_hs_err);
+	print_u64(PRINT_JSON, "server", NULL, s->srv_hs_err);
+	print_u64(PRINT_JSON, "total", NULL, s->clnt_hs_err + s->srv_hs_err);
+	close_json_object();
+	open_json_object("fallback");
+	print_u64(PRINT_JSON, "client", NULL, s->fback_clnt);
+	print_u64(PRINT_JSON, "server", NULL, s->fback_srv);
+	print_u64(PRINT_JSON, "total", NULL, s->fback_clnt + s->fback_srv);
+	open_json_array(PRINT_JSON, "reasons");
+	for (i = 0; i < s->nr_reasons; i++) {
+		r = &s->reason[i];
+		k = find_reason(r->code);
+		open_json_object(NULL);
+		print_string(PRINT_JSON, "role", NULL,
+			     r->server ? "server" : "client");
+		print_hex(PRINT_JSON, "code", NULL, r->code);
+		if (k >= 0)
+			print_string(PRINT_JSON, "name", NULL,
+				     reasons[k].name);
+		else
+			print_null(PRINT_JSON, "name", NULL, NULL);
+		print_uint(PRINT_JSON, "count", NULL, r->count);
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+	close_json_object();
+	close_json_object();
+}
+
+/* " (4.00 MiB)" for @bytes >= 1024, else "" */
+static const char *human(uint64_t bytes, char *buf, size_t size)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB",
+					    "PiB", "EiB" };
+	double v = bytes;
+	int i = -1;
+
+	if (bytes < 1024)
+		return "";
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, size, " (%.2f %s)", v, unit[i]);
+	return buf;
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+#define ROW "  %-30s %14" PRIu64
+
+static void print_text_hist(const char *label, const uint64_t *hist)
+{
+	int i;
+
+	printf("    %-14s", label);
+	for (i = 0; i < NR_BUCKETS; i++)
+		printf(" %7" PRIu64, hist[i]);
+	putchar('\n');
+}
+
+static void print_text_tech(const char *name, const struct tech_stats *t)
+{
+	uint64_t conns = tech_conns(t);
+	char buf[32];
+	int i;
+
+	printf("%s\n", name);
+	printf(ROW " (client %" PRIu64 ", server %" PRIu64 ")\n",
+	       "Connections", conns, t->clnt_v1 + t->clnt_v2,
+	       t->srv_v1 + t->srv_v2);
+	printf(ROW " (client %" PRIu64 ", server %" PRIu64 ")\n",
+	       "  v1", t->clnt_v1 + t->srv_v1, t->clnt_v1, t->srv_v1);
+	printf(ROW " (client %" PRIu64 ", server %" PRIu64 ")\n",
+	       "  v2", t->clnt_v2 + t->srv_v2, t->clnt_v2, t->srv_v2);
+	printf("  %-30s %16.1f\n", "Avg requests per connection",
+	       conns ? (double)(t->rx_cnt + t->tx_cnt) / conns : 0.0);
+	printf(ROW "%s\n", "RX bytes", t->rx_bytes,
+	       human(t->rx_bytes, buf, sizeof(buf)));
+	printf(ROW "\n", "RX requests", t->rx_cnt);
+	printf(ROW " (%.2f%%)\n", "RX buffer full",
+	       t->rmb_rx[SMC_NLA_STATS_RMB_FULL_CNT],
+	       percent(t->rmb_rx[SMC_NLA_STATS_RMB_FULL_CNT], t->rx_cnt));
+	printf(ROW "%s\n", "TX bytes", t->tx_bytes,
+	       human(t->tx_bytes, buf, sizeof(buf)));
+	printf(ROW "\n", "TX requests", t->tx_cnt);
+	printf(ROW " (%.2f%%)\n", "TX buffer full",
+	       t->rmb_tx[SMC_NLA_STATS_RMB_FULL_CNT],
+	       percent(t->rmb_tx[SMC_NLA_STATS_RMB_FULL_CNT], t->tx_cnt));
+	printf(ROW " (%.2f%%)\n", "TX buffer full (remote)",
+	       t->rmb_tx[SMC_NLA_STATS_RMB_FULL_PEER_CNT],
+	       percent(t->rmb_tx[SMC_NLA_STATS_RMB_FULL_PEER_CNT], t->tx_cnt));
+	printf(ROW " (%.2f%%)\n", "TX buffer too small",
+	       t->rmb_tx[SMC_NLA_STATS_RMB_SIZE_SM_CNT],
+	       percent(t->rmb_tx[SMC_NLA_STATS_RMB_SIZE_SM_CNT], t->tx_cnt));
+	printf(ROW " (%.2f%%)\n", "TX buffer too small (remote)",
+	       t->rmb_tx[SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT],
+	       percent(t->rmb_tx[SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT],
+		       t->tx_cnt));
+	if (!show_details)
+		return;
+	printf(ROW "\n", "RX buffer downgrades",
+	       t->rmb_rx[SMC_NLA_STATS_RMB_DGRADE_CNT]);
+	printf(ROW "\n", "RX buffer reuses", t->rmb_rx[SMC_NLA_STATS_RMB_REUSE_CNT]);
+	printf(ROW "\n", "TX buffer downgrades",
+	       t->rmb_tx[SMC_NLA_STATS_RMB_DGRADE_CNT]);
+	printf(ROW "\n", "TX buffer reuses", t->rmb_tx[SMC_NLA_STATS_RMB_REUSE_CNT]);
+	printf(ROW "\n", "RX buffer bytes in use", t->rx_rmbuse);
+	printf(ROW "\n", "TX buffer bytes in use", t->tx_rmbuse);
+	printf("  %-14s", "Sizes");
+	for (i = 0; i < NR_BUCKETS; i++)
+		printf(" %7s", bucket_label[i]);
+	putchar('\n');
+	print_text_hist("RX buffers", t->hist[H_RX_BUF]);
+	print_text_hist("RX requests", t->hist[H_RX_PLOAD]);
+	print_text_hist("TX buffers", t->hist[H_TX_BUF]);
+	print_text_hist("TX requests", t->hist[H_TX_PLOAD]);
+	printf(ROW "\n", "Special socket calls",
+	       t->cork + t->ndly + t->sendpage + t->splice + t->urg);
+	printf(ROW "\n", "  cork", t->cork);
+	printf(ROW "\n", "  nodelay", t->ndly);
+	printf(ROW "\n", "  sendpage", t->sendpage);
+	printf(ROW "\n", "  splice", t->splice);
+	printf(ROW "\n", "  urgent data", t->urg);
+}
+
+static void print_text(const struct stats *s)
+{
+	uint64_t hs = s->clnt_hs_err + s->srv_hs_err;
+	uint64_t fb = s->fback_clnt + s->fback_srv;
+	const struct fback_reason *r;
+	unsigned int i;
+	int k;
+
+	printf("%-32s %14" PRIu64 "\n", "Connections handled",
+	       tech_conns(&s->smcd) + tech_conns(&s->smcr) + hs + fb);
+	printf("\n");
+	print_text_tech("SMC-D", &s->smcd);
+	printf("\n");
+	print_text_tech("SMC-R", &s->smcr);
+	printf("\n");
+	printf("%-32s %14" PRIu64 " (client %" PRIu64 ", server %" PRIu64 ")\n",
+	       "Handshake errors", hs, s->clnt_hs_err, s->srv_hs_err);
+	printf("%-32s %14" PRIu64 " (client %" PRIu64 ", server %" PRIu64 ")\n",
+	       "TCP fallback", fb, s->fback_clnt, s->fback_srv);
+	for (i = 0; i < s->nr_reasons; i++) {
+		r = &s->reason[i];
+		k = find_reason(r->code);
+		printf("  %-6s 0x%08x %-12s %14u  %s\n",
+		       r->server ? "server" : "client", r->code,
+		       k >= 0 ? reasons[k].name : "?", r->count,
+		       k >= 0 ? reasons[k].text : "unknown reason");
+	}
+}
+
+static int get_stats(struct smc_genl *g, struct stats *s)
+{
+	char req[SMC_GENL_REQ_SIZE] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh;
+	int err;
+
+	nlh = smc_genl_msg(g, req, SMC_NETLINK_GET_STATS, NLM_F_DUMP);
+	err = smc_genl_talk(g, nlh, cb_stats, s);
+	if (err == -EBADMSG)
+		return 1;
+	if (err == -EOPNOTSUPP)
+		return smc_genl_error(g, 0,
+				      "the running kernel has no SMC statistics (no SMC_NETLINK_GET_STATS)");
+	if (err)
+		return smc_genl_error(g, err, "cannot read the SMC statistics");
+	if (!s->have_stats) {
+		fprintf(stderr,
+			"Error: the kernel sent no SMC statistics (out of memory?)\n");
+		return 1;
+	}
+
+	nlh = smc_genl_msg(g, req, SMC_NETLINK_GET_FBACK_STATS, NLM_F_DUMP);
+	err = smc_genl_talk(g, nlh, cb_fback, s);
+	if (err == -EBADMSG)
+		return 1;
+	if (err)
+		return smc_genl_error(g, err,
+				      "cannot read the SMC fallback statistics");
+	sort_reasons(s);
+	return 0;
+}
+
+/**
+ * do_stats() - smc stats [ show | help ]
+ * @argc: number of arguments after "stats"
+ * @argv: those arguments, argv[0] the command; none means show
+ *
+ * Prints the SMC statistics of the current network namespace: text, or
+ * JSON under -j (names in smc(8)). Counters are those of the kernel since
+ * the namespace was created: byte counts in bytes, the others in events.
+ *
+ * Return: 0 on success, 1 when the statistics cannot be read (SMC not in
+ * the running kernel, netlink error, malformed answer), 2 on a usage error.
+ */
+int do_stats(int argc, char **argv)
+{
+	static struct stats s;
+	struct smc_genl g;
+	int ret;
+
+	if (argc >= 1 && matches(argv[0], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc >= 1 && !matches(argv[0], "show")) {
+		fprintf(stderr,
+			"Command \"%s\" is unknown, try \"smc stats help\".\n",
+			argv[0]);
+		return 2;
+	}
+	if (argc > 1) {
+		fprintf(stderr,
+			"Error: unexpected argument \"%s\", try \"smc stats help\".\n",
+			argv[1]);
+		return 2;
+	}
+
+	if (smc_genl_open(&g))
+		return 1;
+	memset(&s, 0, sizeof(s));
+	ret = get_stats(&g, &s);
+	smc_genl_close(&g);
+	if (ret)
+		return ret;
+
+	if (json) {
+		new_json_obj(json, pretty);
+		print_json(&s);
+		delete_json_obj();
+	} else {
+		print_text(&s);
+	}
+	return 0;
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ueid.c - smc ueid { show | add EID | del EID | flush }: the table of user
+ * defined enterprise IDs (UEIDs) of the SMC module
+ *
+ * The kernel (net/smc/smc_clc.c, smc_clc_ueid_valid() and
+ * smc_nl_add_ueid()) takes an EID as exactly 32 characters plus a NUL:
+ * A-Z, 0-9, '.' and '-', the first one A-Z or 0-9, padded with blanks at
+ * the end. We check the same rules before sending anything, so that the
+ * user learns which rule an EID breaks, convert lower case letters to
+ * upper case and pad with blanks.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/smc.h>
+
+#include "genl.h"
+#include "json_print.h"
+#include "smc.h"
+
+/* An EID as the kernel wants it: SMC_MAX_EID_LEN characters and a NUL */
+struct eid {
+	char padded[SMC_MAX_EID_LEN + 1];	/* upper case, blank padded */
+	char name[SMC_MAX_EID_LEN + 1];		/* the same without padding */
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: smc ueid [ show ]\n"
+		"       smc ueid add EID\n"
+		"       smc ueid del EID\n"
+		"       smc ueid flush\n"
+		"       smc ueid help\n"
+		"where  EID := 1 to %d characters A-Z, 0-9, '.' and '-', the first one\n"
+		"              A-Z or 0-9; lower case letters are taken as upper case\n",
+		SMC_MAX_EID_LEN);
+}
+
+static bool is_upper_alnum(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Print @s in double quotes with control and non-ASCII bytes as \xNN */
+static void print_quoted(FILE *fp, const char *s)
+{
+	const unsigned char *p;
+
+	fputc('"', fp);
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			fprintf(fp, "\\x%02x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+static int eid_invalid(const char *arg, const char *rule, size_t pos)
+{
+	fputs("Error: EID ", stderr);
+	print_quoted(stderr, arg);
+	fprintf(stderr, " is invalid: %s", rule);
+	if (pos != (size_t)-1) {
+		fprintf(stderr, ", not ");
+		if ((unsigned char)arg[pos] < 0x20 ||
+		    (unsigned char)arg[pos] >= 0x7f)
+			fprintf(stderr, "byte 0x%02x",
+				(unsigned char)arg[pos]);
+		else
+			fprintf(stderr, "'%c'", arg[pos]);
+		fprintf(stderr, " at position %zu", pos + 1);
+	}
+	fputc('\n', stderr);
+	return 2;
+}
+
+/*
+ * Check @arg against the kernel's rules and make the form it wants.
+ * Trailing blanks are padding and allowed. Returns 0, or 2 after printing
+ * which rule @arg breaks.
+ */
+static int eid_parse(const char *arg, struct eid *eid)
+{
+	size_t len = strlen(arg);
+	size_t i;
+
+	while (len && arg[len - 1] == ' ')
+		len--;
+	if (!len)
+		return eid_invalid(arg, "it is empty", -1);
+	if (len > SMC_MAX_EID_LEN)
+		return eid_invalid(arg, "it is longer than 32 characters", -1);
+	memset(eid, 0, sizeof(*eid));
+	for (i = 0; i < len; i++) {
+		char c = arg[i];
+
+		if (c >= 'a' && c <= 'z')
+			c -= 'a' - 'A';
+		if (!i && !is_upper_alnum(c))
+			return eid_invalid(arg,
+					   "the first character must be A-Z or 0-9",
+					   i);
+		if (!is_upper_alnum(c) && c != '.' && c != '-')
+			return eid_invalid(arg,
+					   "only A-Z, 0-9, '.' and '-' are allowed",
+					   i);
+		eid->name[i] = c;
+	}
+	snprintf(eid->padded, sizeof(eid->padded), "%-*s", SMC_MAX_EID_LEN,
+		 eid->name);
+	return 0;
+}
+
+static int cb_show(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *attr;
+	char name[SMC_MAX_EID_LEN + 1];
+	size_t len;
+
+	(void)data;
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(attr) != SMC_NLA_EID_TABLE_ENTRY)
+			continue;
+		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0) {
+			fprintf(stderr,
+				"Error: the kernel sent a malformed EID attribute\n");
+			errno = EBADMSG;
+			return MNL_CB_ERROR;
+		}
+		snprintf(name, sizeof(name), "%s", mnl_attr_get_str(attr));
+		len = strlen(name);
+		while (len && name[len - 1] == ' ')
+			name[--len] = '\0';
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "eid", "%s\n", name);
+		close_json_object();
+	}
+	return MNL_CB_OK;
+}
+
+static int ueid_show(struct smc_genl *g)
+{
+	char req[SMC_GENL_REQ_SIZE] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh;
+	int err;
+
+	nlh = smc_genl_msg(g, req, SMC_NETLINK_DUMP_UEID, NLM_F_DUMP);
+	new_json_obj(json, pretty);
+	err = smc_genl_talk(g, nlh, cb_show, NULL);
+	delete_json_obj();
+	if (err == -EBADMSG)
+		return 1;
+	if (err == -EOPNOTSUPP)
+		return smc_genl_error(g, 0,
+				      "the running kernel cannot list user EIDs (no SMC_NETLINK_DUMP_UEID)");
+	if (err)
+		return smc_genl_error(g, err, "cannot list the user EIDs");
+	return 0;
+}
+
+static int ueid_change(struct smc_genl *g, uint8_t cmd, const struct eid *eid)
+{
+	char req[SMC_GENL_REQ_SIZE] __attribute__((aligned(4)));
+	const char *what = cmd == SMC_NETLINK_ADD_UEID ? "adding a user EID" :
+			   cmd == SMC_NETLINK_REMOVE_UEID ?
+			   "removing a user EID" : "flushing the user EIDs";
+	struct nlmsghdr *nlh;
+	int err;
+
+	nlh = smc_genl_msg(g, req, cmd, 0);
+	if (eid)
+		mnl_attr_put(nlh, SMC_NLA_EID_TABLE_ENTRY, sizeof(eid->padded),
+			     eid->padded);
+	err = smc_genl_talk(g, nlh, NULL, NULL);
+
+	if (!err) {
+		if (g->extack[0])
+			fprintf(stderr, "Warning: %s\n", g->extack);
+		return 0;
+	}
+	switch (err) {
+	case -EPERM:
+	case -EACCES:
+		return smc_genl_error(g, err, "%s needs the CAP_NET_ADMIN capability",
+				      what);
+	case -EOPNOTSUPP:
+		return smc_genl_error(g, 0,
+				      "the running kernel does not support %s",
+				      what);
+	}
+	if (cmd == SMC_NETLINK_ADD_UEID) {
+		switch (err) {
+		case -EEXIST:
+			return smc_genl_error(g, 0,
+					      "EID \"%s\" is already in the table",
+					      eid->name);
+		case -ERANGE:
+			return smc_genl_error(g, 0,
+					      "cannot add EID \"%s\": the table is full (at most %d user EIDs); delete one first",
+					      eid->name, SMC_MAX_UEID);
+		case -EINVAL:
+			return smc_genl_error(g, 0,
+					      "the kernel refused EID \"%s\" as invalid",
+					      eid->name);
+		}
+		return smc_genl_error(g, err, "cannot add EID \"%s\"",
+				      eid->name);
+	}
+	if (cmd == SMC_NETLINK_REMOVE_UEID) {
+		switch (err) {
+		case -ENOENT:
+			return smc_genl_error(g, 0,
+					      "EID \"%s\" is not in the table",
+					      eid->name);
+		case -EAGAIN:
+			/* s390: removed, and the table is empty now */
+			fprintf(stderr,
+				"Info: the last user EID was removed, the system EID is enabled\n");
+			return 0;
+		case -EINVAL:
+			return smc_genl_error(g, 0,
+					      "the kernel refused EID \"%s\" as invalid",
+					      eid->name);
+		}
+		return smc_genl_error(g, err, "cannot delete EID \"%s\"",
+				      eid->name);
+	}
+	return smc_genl_error(g, err, "cannot flush the user EIDs");
+}
+
+static int command_unknown(const char *cmd)
+{
+	fprintf(stderr,
+		"Command \"%s\" is unknown, try \"smc ueid help\".\n", cmd);
+	return 2;
+}
+
+static int too_many(const char *arg)
+{
+	fprintf(stderr,
+		"Error: unexpected argument \"%s\", try \"smc ueid help\".\n",
+		arg);
+	return 2;
+}
+
+/**
+ * do_ueid() - smc ueid { show | add EID | del EID | flush | help }
+ * @argc: number of arguments after "ueid"
+ * @argv: those arguments, argv[0] the command; no command means show
+ *
+ * Return: 0 on success, 1 when the kernel request fails (SMC missing,
+ * EPERM, EID exists or not found, ...), 2 on a usage error, an invalid
+ * EID included (nothing is sent then). Errors are printed on stderr.
+ */
+int do_ueid(int argc, char **argv)
+{
+	struct smc_genl g;
+	struct eid eid;
+	uint8_t cmd;
+	int ret;
+
+	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
+		if (argc > 1)
+			return too_many(argv[1]);
+		cmd = SMC_NETLINK_DUMP_UEID;
+	} else if (matches(argv[0], "add") || matches(argv[0], "del") ||
+		   matches(argv[0], "delete")) {
+		cmd = matches(argv[0], "add") ? SMC_NETLINK_ADD_UEID :
+						SMC_NETLINK_REMOVE_UEID;
+		if (argc < 2) {
+			fprintf(stderr,
+				"Error: \"%s\" needs an EID, try \"smc ueid help\".\n",
+				cmd == SMC_NETLINK_ADD_UEID ? "add" : "del");
+			return 2;
+		}
+		if (argc > 2)
+			return too_many(argv[2]);
+		ret = eid_parse(argv[1], &eid);
+		if (ret)
+			return ret;
+	} else if (matches(argv[0], "flush")) {
+		if (argc > 1)
+			return too_many(argv[1]);
+		cmd = SMC_NETLINK_FLUSH_UEID;
+	} else if (matches(argv[0], "help")) {
+		usage(stdout);
+		return 0;
+	} else {
+		return command_unknown(argv[0]);
+	}
+
+	if (smc_genl_open(&g))
+		return 1;
+	switch (cmd) {
+	case SMC_NETLINK_DUMP_UEID:
+		ret = ueid_show(&g);
+		break;
+	case SMC_NETLINK_FLUSH_UEID:
+		ret = ueid_change(&g, cmd, NULL);
+		break;
+	default:
+		ret = ueid_change(&g, cmd, &eid);
+		break;
+	}
+	smc_genl_close(&g);
+	return ret;
+}
