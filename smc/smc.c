@@ -154,6 +154,17 @@ static enum opt parse_option(const char *arg)
 	return found;
 }
 
+/* Flush stdout: a failed write turns exit status @ret into 1 */
+static int finish(int ret)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "Error: cannot write the output: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd *c;
@@ -180,10 +191,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_VERSION:
 			printf("smc utility, smc-dump %s\n", VERSION);
-			return fflush(stdout) ? 1 : 0;
+			return finish(0);
 		case OPT_HELP:
 			usage(stdout);
-			return fflush(stdout) ? 1 : 0;
+			return finish(0);
 		case OPT_AMBIGUOUS:
 			fprintf(stderr,
 				"Option \"%s\" is ambiguous, try \"smc -help\".\n",
@@ -207,11 +218,5 @@ int main(int argc, char **argv)
 	if (!c)
 		return unknown_object(argv[1]);
 	ret = c->func(argc - 2, argv + 2);
-
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "Error: cannot write the output: %s\n",
-			strerror(errno));
-		return 1;
-	}
-	return ret;
+	return finish(ret);
 }

@@ -454,6 +454,7 @@ static void print_json_tech(const char *key, const struct tech_stats *t)
 static void print_json(const struct stats *s)
 {
 	const struct fback_reason *r;
+	char code[16];
 	unsigned int i;
 	int k;
 
@@ -476,7 +477,8 @@ static void print_json(const struct stats *s)
 		open_json_object(NULL);
 		print_string(PRINT_JSON, "role", NULL,
 			     r->server ? "server" : "client");
-		print_hex(PRINT_JSON, "code", NULL, r->code);
+		snprintf(code, sizeof(code), "0x%08x", r->code);
+		print_string(PRINT_JSON, "code", NULL, code);
 		if (k >= 0)
 			print_string(PRINT_JSON, "name", NULL,
 				     reasons[k].name);
@@ -539,7 +541,7 @@ static void print_text_tech(const char *name, const struct tech_stats *t)
 	       "  v1", t->clnt_v1 + t->srv_v1, t->clnt_v1, t->srv_v1);
 	printf(ROW " (client %" PRIu64 ", server %" PRIu64 ")\n",
 	       "  v2", t->clnt_v2 + t->srv_v2, t->clnt_v2, t->srv_v2);
-	printf("  %-30s %16.1f\n", "Avg requests per connection",
+	printf("  %-30s %14.1f\n", "Avg requests per connection",
 	       conns ? (double)(t->rx_cnt + t->tx_cnt) / conns : 0.0);
 	printf(ROW "%s\n", "RX bytes", t->rx_bytes,
 	       human(t->rx_bytes, buf, sizeof(buf)));
