@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fake_genl.c - test double for smc/genl.c (not shipped)
+ *
+ * The host kernel has no SMC, so the host tests link the smc command with
+ * this file in place of genl.c. It implements genl.h and answers like
+ * net/smc/smc_clc.c and smc_stats.c of Linux 6.12 would, from state given
+ * in environment variables:
+ *
+ *   SMC_FAKE_TABLE  file with the UEID table, one entry a line as 64 hex
+ *                   digits (the 32 bytes the kernel keeps); add, del,
+ *                   flush and show work on it with the kernel's checks
+ *                   (size 33 with NUL, smc_clc_ueid_valid(), EEXIST,
+ *                   ERANGE above 4 entries, ENOENT)
+ *   SMC_FAKE_LOG    file to append one line per request to:
+ *                   "CMD flags=0xFLAGS [attr=TYPE len=LEN hex=HEX]"
+ *   SMC_FAKE_UNPRIV set: ADD, REMOVE and FLUSH fail with EPERM as for a
+ *                   caller without CAP_NET_ADMIN
+ *   SMC_FAKE_ERR    "CMD:ERRNO": requests of command CMD (e.g. ADD_UEID)
+ *                   fail with errno ERRNO (a number)
+ *   SMC_FAKE_EXTACK extack message that comes with every answer
+ *   SMC_FAKE_STATS  blank separated NAME=VALUE: counters of GET_STATS,
+ *                   NAME as smcd.CLNT_V2_SUCC, smcr.TX_RMB_STATS.FULL_CNT,
+ *                   smcd.RXPLOAD_SIZE.G_1024K, CLNT_HS_ERR_CNT (the suffixes
+ *                   of the uapi names); all others are 0
+ *   SMC_FAKE_FBACK  blank separated: srv_cnt=N clnt_cnt=N and reasons
+ *                   ROLE:CODE:COUNT with ROLE srv or clnt
+ *
+ * Bad test input makes it exit with status 99.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/smc.h>
+
+#include "genl.h"
+
+#define MAX_UEID 4
+#define EID_LEN 32
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fake_genl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(99);
+}
+
+static const char *cmd_name(unsigned int cmd)
+{
+	static const char *const names[] = {
+		[SMC_NETLINK_GET_STATS] = "GET_STATS",
+		[SMC_NETLINK_GET_FBACK_STATS] = "GET_FBACK_STATS",
+		[SMC_NETLINK_DUMP_UEID] = "DUMP_UEID",
+		[SMC_NETLINK_ADD_UEID] = "ADD_UEID",
+		[SMC_NETLINK_REMOVE_UEID] = "REMOVE_UEID",
+		[SMC_NETLINK_FLUSH_UEID] = "FLUSH_UEID",
+	};
+
+	if (cmd < sizeof(names) / sizeof(names[0]) && names[cmd])
+		return names[cmd];
+	return "OTHER";
+}
+
+int smc_genl_open(struct smc_genl *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->family = 0x77;
+	g->portid = 4242;
+	g->seq = 1;
+	return 0;
+}
+
+void smc_genl_close(struct smc_genl *g)
+{
+	g->nl = NULL;
+}
+
+struct nlmsghdr *smc_genl_msg(struct smc_genl *g, void *buf, uint8_t cmd,
+			      uint16_t flags)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *genl;
+
+	memset(buf, 0, SMC_GENL_REQ_SIZE);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = g->family;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	if (!(flags & NLM_F_DUMP))
+		nlh->nlmsg_flags |= NLM_F_ACK;
+	nlh->nlmsg_seq = ++g->seq;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = cmd;
+	genl->version = SMC_GENL_FAMILY_VERSION;
+	return nlh;
+}
+
+int smc_genl_error(const struct smc_genl *g, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("Error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(-err));
+	if (g && g->extack[0])
+		fprintf(stderr, " (kernel says: %s)", g->extack);
+	fputc('\n', stderr);
+	return 1;
+}
+
+/* ---- the UEID table, as net/smc/smc_clc.c keeps it ---- */
+
+static char table[MAX_UEID + 1][EID_LEN];
+static int nr_table;
+
+static void table_load(void)
+{
+	const char *path = getenv("SMC_FAKE_TABLE");
+	char line[256];
+	FILE *f;
+	int i;
+
+	nr_table = 0;
+	if (!path)
+		return;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (nr_table > MAX_UEID)
+			die("table too long");
+		for (i = 0; i < EID_LEN; i++) {
+			unsigned int b;
+
+			if (sscanf(line + 2 * i, "%2x", &b) != 1)
+				die("bad table line");
+			table[nr_table][i] = (char)b;
+		}
+		nr_table++;
+	}
+	fclose(f);
+}
+
+static void table_save(void)
+{
+	const char *path = getenv("SMC_FAKE_TABLE");
+	FILE *f;
+	int i, j;
+
+	if (!path)
+		die("SMC_FAKE_TABLE is not set");
+	f = fopen(path, "w");
+	if (!f)
+		die("cannot write %s", path);
+	for (i = 0; i < nr_table; i++) {
+		for (j = 0; j < EID_LEN; j++)
+			fprintf(f, "%02x", (unsigned char)table[i][j]);
+		fputc('\n', f);
+	}
+	fclose(f);
+}
+
+/* smc_clc_ueid_valid() of Linux 6.12 (ASCII ctype, as the C locale) */
+static int kernel_ueid_valid(const char *ueid)
+{
+	const char *end = ueid + EID_LEN;
+
+	while (--end >= ueid && isspace((unsigned char)*end))
+		;
+	if (end < ueid)
+		return 0;
+	if (!isalnum((unsigned char)*ueid) || islower((unsigned char)*ueid))
+		return 0;
+	while (ueid <= end) {
+		if ((!isalnum((unsigned char)*ueid) ||
+		     islower((unsigned char)*ueid)) &&
+		    *ueid != '.' && *ueid != '-')
+			return 0;
+		ueid++;
+	}
+	return 1;
+}
+
+static const struct nlattr *eid_attr(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *attr;
+
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(attr) == SMC_NLA_EID_TABLE_ENTRY)
+			return attr;
+	return NULL;
+}
+
+static int ueid_add(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a = eid_attr(nlh);
+	const char *eid;
+	int i;
+
+	/* policy NLA_STRING len 32, then smc_nl_add_ueid() */
+	if (!a || mnl_attr_get_payload_len(a) != EID_LEN + 1)
+		return -EINVAL;
+	eid = mnl_attr_get_payload(a);
+	if (!kernel_ueid_valid(eid))
+		return -EINVAL;
+	if (nr_table >= MAX_UEID)
+		return -ERANGE;
+	for (i = 0; i < nr_table; i++)
+		if (!memcmp(table[i], eid, EID_LEN))
+			return -EEXIST;
+	memcpy(table[nr_table++], eid, EID_LEN);
+	table_save();
+	return 0;
+}
+
+static int ueid_remove(const struct nlmsghdr *nlh, int all)
+{
+	const struct nlattr *a = eid_attr(nlh);
+	const char *eid = NULL;
+	int i, j, rc = -ENOENT;
+
+	if (!all) {
+		if (!a || mnl_attr_get_payload_len(a) != EID_LEN + 1)
+			return -EINVAL;
+		eid = mnl_attr_get_payload(a);
+	}
+	for (i = j = 0; i < nr_table; i++) {
+		if (all || !memcmp(table[i], eid, EID_LEN)) {
+			rc = 0;
+			continue;
+		}
+		memmove(table[j++], table[i], EID_LEN);
+	}
+	nr_table = j;
+	table_save();
+	return all ? 0 : rc;
+}
+
+/* ---- building answers the way the kernel does ---- */
+
+static char rx[64 * 1024] __attribute__((aligned(4)));
+static size_t rx_len;
+
+static struct nlmsghdr *reply_start(const struct smc_genl *g,
+				    const struct nlmsghdr *req, uint8_t cmd)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *genl;
+
+	if (rx_len + 4096 > sizeof(rx))
+		die("answer too long");
+	nlh = mnl_nlmsg_put_header(rx + rx_len);
+	nlh->nlmsg_type = g->family;
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	nlh->nlmsg_seq = req->nlmsg_seq;
+	nlh->nlmsg_pid = g->portid;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = cmd;
+	genl->version = SMC_GENL_FAMILY_VERSION;
+	return nlh;
+}
+
+static void reply_end(struct nlmsghdr *nlh)
+{
+	rx_len += nlh->nlmsg_len;
+}
+
+/* nla_put_u64_64bit() as on an architecture that must align: a pad
+ * attribute of type 0 before the value; the parser has to skip it.
+ */
+static void put_u64(struct nlmsghdr *nlh, uint16_t type, uint64_t v)
+{
+	mnl_attr_put(nlh, 0, 0, NULL);
+	mnl_attr_put_u64(nlh, type, v);
+}
+
+/* nla_put_uint(): 4 bytes if the value fits, else 8 */
+static void put_uint(struct nlmsghdr *nlh, uint16_t type, uint64_t v)
+{
+	if (v <= UINT32_MAX)
+		mnl_attr_put_u32(nlh, type, (uint32_t)v);
+	else
+		mnl_attr_put_u64(nlh, type, v);
+}
+
+struct name { const char *name; int id; };
+
+#define T(x) { #x, SMC_NLA_STATS_T_##x }
+#define R(x) { #x, SMC_NLA_STATS_RMB_##x }
+#define P(x) { #x, SMC_NLA_STATS_PLOAD_##x }
+
+static const struct name t_names[] = {
+	T(CLNT_V1_SUCC), T(CLNT_V2_SUCC), T(SRV_V1_SUCC), T(SRV_V2_SUCC),
+	T(RX_BYTES), T(TX_BYTES), T(RX_RMB_USAGE), T(TX_RMB_USAGE),
+	T(RX_CNT), T(TX_CNT), T(SENDPAGE_CNT), T(CORK_CNT), T(NDLY_CNT),
+	T(SPLICE_CNT), T(URG_DATA_CNT), { NULL, 0 },
+};
+
+static const struct name nest_names[] = {
+	T(TX_RMB_STATS), T(RX_RMB_STATS), T(TXPLOAD_SIZE), T(RXPLOAD_SIZE),
+	T(TX_RMB_SIZE), T(RX_RMB_SIZE), { NULL, 0 },
+};
+
+static const struct name rmb_names[] = {
+	R(REUSE_CNT), R(SIZE_SM_PEER_CNT), R(SIZE_SM_CNT), R(FULL_PEER_CNT),
+	R(FULL_CNT), R(ALLOC_CNT), R(DGRADE_CNT), { NULL, 0 },
+};
+
+static const struct name pload_names[] = {
+	P(8K), P(16K), P(32K), P(64K), P(128K), P(256K), P(512K), P(1024K),
+	P(G_1024K), { NULL, 0 },
+};
+
+/* The value of counter @path in SMC_FAKE_STATS, 0 if not given. Every
+ * name given must be used once, see check_all_used().
+ */
+static char *spec_copy;
+static unsigned char spec_used[512];
+
+static uint64_t spec_value(const char *path)
+{
+	const char *spec = getenv("SMC_FAKE_STATS");
+	char *tok, *save = NULL, *eq;
+	uint64_t v = 0;
+	int i = 0;
+
+	if (!spec)
+		return 0;
+	free(spec_copy);
+	spec_copy = strdup(spec);
+	for (tok = strtok_r(spec_copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save), i++) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			die("bad SMC_FAKE_STATS item %s", tok);
+		*eq = '\0';
+		if (!strcmp(tok, path)) {
+			v = strtoull(eq + 1, NULL, 0);
+			if (i < 512)
+				spec_used[i] = 1;
+		}
+	}
+	return v;
+}
+
+static void check_all_used(void)
+{
+	const char *spec = getenv("SMC_FAKE_STATS");
+	char *copy, *tok, *save = NULL;
+	int i = 0;
+
+	if (!spec)
+		return;
+	copy = strdup(spec);
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save), i++)
+		if (i < 512 && !spec_used[i])
+			die("SMC_FAKE_STATS names an unknown counter: %s", tok);
+	free(copy);
+}
+
+static uint64_t value(const char *tech, const char *nest, const char *name)
+{
+	char path[128];
+
+	if (nest)
+		snprintf(path, sizeof(path), "%s.%s.%s", tech, nest, name);
+	else if (tech)
+		snprintf(path, sizeof(path), "%s.%s", tech, name);
+	else
+		snprintf(path, sizeof(path), "%s", name);
+	return spec_value(path);
+}
+
+static int name_id(const struct name *n, const char *name)
+{
+	for (; n->name; n++)
+		if (!strcmp(n->name, name))
+			return n->id;
+	die("no id for %s", name);
+	return 0;
+}
+
+/* smc_nl_fill_stats_rmb_data(): kernel order */
+static void fill_rmb(struct nlmsghdr *nlh, const char *tech, const char *nest)
+{
+	static const char *const order[] = { "REUSE_CNT", "SIZE_SM_PEER_CNT",
+		"SIZE_SM_CNT", "FULL_PEER_CNT", "FULL_CNT", "ALLOC_CNT",
+		"DGRADE_CNT" };
+	struct nlattr *n = mnl_attr_nest_start(nlh, name_id(nest_names, nest));
+	unsigned int i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		put_u64(nlh, name_id(rmb_names, order[i]),
+			value(tech, nest, order[i]));
+	mnl_attr_nest_end(nlh, n);
+}
+
+/* smc_nl_fill_stats_bufsize_data() */
+static void fill_sizes(struct nlmsghdr *nlh, const char *tech,
+		       const char *nest)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, name_id(nest_names, nest));
+	int i;
+
+	for (i = 0; pload_names[i].name; i++)
+		put_u64(nlh, pload_names[i].id,
+			value(tech, nest, pload_names[i].name));
+	mnl_attr_nest_end(nlh, n);
+}
+
+/* smc_nl_fill_stats_tech_data() */
+static void fill_tech(struct nlmsghdr *nlh, const char *tech, uint16_t type)
+{
+	static const char *const u64s[] = { "CLNT_V1_SUCC", "CLNT_V2_SUCC",
+		"SRV_V1_SUCC", "SRV_V2_SUCC", "RX_BYTES", "TX_BYTES" };
+	static const char *const u64s2[] = { "RX_CNT", "TX_CNT",
+		"SENDPAGE_CNT", "CORK_CNT", "NDLY_CNT", "SPLICE_CNT",
+		"URG_DATA_CNT" };
+	struct nlattr *n = mnl_attr_nest_start(nlh, type);
+	unsigned int i;
+
+	fill_rmb(nlh, tech, "TX_RMB_STATS");
+	fill_rmb(nlh, tech, "RX_RMB_STATS");
+	fill_sizes(nlh, tech, "TXPLOAD_SIZE");
+	fill_sizes(nlh, tech, "RXPLOAD_SIZE");
+	fill_sizes(nlh, tech, "TX_RMB_SIZE");
+	fill_sizes(nlh, tech, "RX_RMB_SIZE");
+	for (i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
+		put_u64(nlh, name_id(t_names, u64s[i]),
+			value(tech, NULL, u64s[i]));
+	put_uint(nlh, SMC_NLA_STATS_T_RX_RMB_USAGE,
+		 value(tech, NULL, "RX_RMB_USAGE"));
+	put_uint(nlh, SMC_NLA_STATS_T_TX_RMB_USAGE,
+		 value(tech, NULL, "TX_RMB_USAGE"));
+	for (i = 0; i < sizeof(u64s2) / sizeof(u64s2[0]); i++)
+		put_u64(nlh, name_id(t_names, u64s2[i]),
+			value(tech, NULL, u64s2[i]));
+	mnl_attr_nest_end(nlh, n);
+}
+
+static void answer_stats(const struct smc_genl *g, const struct nlmsghdr *req)
+{
+	struct nlmsghdr *nlh = reply_start(g, req, SMC_NETLINK_GET_STATS);
+	struct nlattr *n = mnl_attr_nest_start(nlh, SMC_GEN_STATS);
+
+	fill_tech(nlh, "smcd", SMC_NLA_STATS_SMCD_TECH);
+	fill_tech(nlh, "smcr", SMC_NLA_STATS_SMCR_TECH);
+	put_u64(nlh, SMC_NLA_STATS_CLNT_HS_ERR_CNT,
+		value(NULL, NULL, "CLNT_HS_ERR_CNT"));
+	put_u64(nlh, SMC_NLA_STATS_SRV_HS_ERR_CNT,
+		value(NULL, NULL, "SRV_HS_ERR_CNT"));
+	mnl_attr_nest_end(nlh, n);
+	reply_end(nlh);
+	check_all_used();
+}
+
+/* smc_nl_get_fback_stats(): one message per reason, the totals in the
+ * first one only
+ */
+static void answer_fback(const struct smc_genl *g, const struct nlmsghdr *req)
+{
+	const char *spec = getenv("SMC_FAKE_FBACK");
+	uint64_t srv_cnt = 0, clnt_cnt = 0;
+	char *copy, *tok, *save = NULL;
+	int first = 1;
+
+	if (!spec)
+		return;
+	copy = strdup(spec);
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		if (!strncmp(tok, "srv_cnt=", 8))
+			srv_cnt = strtoull(tok + 8, NULL, 0);
+		else if (!strncmp(tok, "clnt_cnt=", 9))
+			clnt_cnt = strtoull(tok + 9, NULL, 0);
+	}
+	free(copy);
+	copy = strdup(spec);
+	save = NULL;
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		unsigned long code, cnt;
+		char role[8];
+		struct nlmsghdr *nlh;
+		struct nlattr *n;
+
+		if (strchr(tok, '='))
+			continue;
+		if (sscanf(tok, "%7[a-z]:%li:%lu", role, &code, &cnt) != 3 ||
+		    (strcmp(role, "srv") && strcmp(role, "clnt")))
+			die("bad SMC_FAKE_FBACK item %s", tok);
+		nlh = reply_start(g, req, SMC_NETLINK_GET_FBACK_STATS);
+		n = mnl_attr_nest_start(nlh, SMC_GEN_FBACK_STATS);
+		mnl_attr_put_u8(nlh, SMC_NLA_FBACK_STATS_TYPE,
+				!strcmp(role, "srv"));
+		if (first) {
+			put_u64(nlh, SMC_NLA_FBACK_STATS_SRV_CNT, srv_cnt);
+			put_u64(nlh, SMC_NLA_FBACK_STATS_CLNT_CNT, clnt_cnt);
+			first = 0;
+		}
+		mnl_attr_put_u32(nlh, SMC_NLA_FBACK_STATS_RSN_CODE,
+				 (uint32_t)code);
+		mnl_attr_put_u16(nlh, SMC_NLA_FBACK_STATS_RSN_CNT,
+				 (uint16_t)cnt);
+		mnl_attr_nest_end(nlh, n);
+		reply_end(nlh);
+	}
+	free(copy);
+}
+
+static void answer_ueids(const struct smc_genl *g, const struct nlmsghdr *req)
+{
+	char str[EID_LEN + 1];
+	int i;
+
+	for (i = 0; i < nr_table; i++) {
+		struct nlmsghdr *nlh = reply_start(g, req,
+						   SMC_NETLINK_DUMP_UEID);
+
+		memcpy(str, table[i], EID_LEN);
+		str[EID_LEN] = '\0';
+		mnl_attr_put_strz(nlh, SMC_NLA_EID_TABLE_ENTRY, str);
+		reply_end(nlh);
+	}
+}
+
+static void log_request(const struct nlmsghdr *nlh, uint8_t cmd)
+{
+	const char *path = getenv("SMC_FAKE_LOG");
+	const struct nlattr *attr;
+	const unsigned char *p;
+	uint16_t i;
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "a");
+	if (!f)
+		die("cannot open %s", path);
+	fprintf(f, "%s flags=0x%x", cmd_name(cmd), nlh->nlmsg_flags);
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		fprintf(f, " attr=%u len=%u hex=", mnl_attr_get_type(attr),
+			mnl_attr_get_payload_len(attr));
+		p = mnl_attr_get_payload(attr);
+		for (i = 0; i < mnl_attr_get_payload_len(attr); i++)
+			fprintf(f, "%02x", p[i]);
+	}
+	fputc('\n', f);
+	fclose(f);
+}
+
+static int injected_error(uint8_t cmd)
+{
+	const char *spec = getenv("SMC_FAKE_ERR");
+	const char *colon;
+
+	if (!spec)
+		return 0;
+	colon = strchr(spec, ':');
+	if (!colon)
+		die("bad SMC_FAKE_ERR %s", spec);
+	if (strncmp(spec, cmd_name(cmd), colon - spec) ||
+	    strlen(cmd_name(cmd)) != (size_t)(colon - spec))
+		return 0;
+	return -atoi(colon + 1);
+}
+
+int smc_genl_talk(struct smc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
+		  void *data)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	const char *extack = getenv("SMC_FAKE_EXTACK");
+	uint8_t cmd = genl->cmd;
+	const struct nlmsghdr *m;
+	int err = 0, ret, left;
+
+	snprintf(g->extack, sizeof(g->extack), "%s", extack ? extack : "");
+	log_request(nlh, cmd);
+	rx_len = 0;
+	table_load();
+
+	err = injected_error(cmd);
+	if (!err && getenv("SMC_FAKE_UNPRIV") &&
+	    (cmd == SMC_NETLINK_ADD_UEID || cmd == SMC_NETLINK_REMOVE_UEID ||
+	     cmd == SMC_NETLINK_FLUSH_UEID))
+		err = -EPERM;
+	if (!err) {
+		switch (cmd) {
+		case SMC_NETLINK_ADD_UEID:
+			err = ueid_add(nlh);
+			break;
+		case SMC_NETLINK_REMOVE_UEID:
+			err = ueid_remove(nlh, 0);
+			break;
+		case SMC_NETLINK_FLUSH_UEID:
+			err = ueid_remove(nlh, 1);
+			break;
+		case SMC_NETLINK_DUMP_UEID:
+			answer_ueids(g, nlh);
+			break;
+		case SMC_NETLINK_GET_STATS:
+			answer_stats(g, nlh);
+			break;
+		case SMC_NETLINK_GET_FBACK_STATS:
+			answer_fback(g, nlh);
+			break;
+		default:
+			err = -EOPNOTSUPP;
+		}
+	}
+	if (err)
+		return err;
+
+	/* hand the replies to the callback as smc_genl_talk() does */
+	m = (const struct nlmsghdr *)rx;
+	left = (int)rx_len;
+	while (mnl_nlmsg_ok(m, left)) {
+		if (cb) {
+			errno = 0;
+			ret = cb(m, data);
+			if (ret == MNL_CB_ERROR)
+				return errno ? -errno : -EIO;
+			if (ret == MNL_CB_STOP)
+				break;
+		}
+		m = mnl_nlmsg_next(m, &left);
+	}
+	return 0;
+}
