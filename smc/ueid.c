@@ -115,13 +115,21 @@ static int eid_parse(const char *arg, struct eid *eid)
 	return 0;
 }
 
+/* The table as dumped; the kernel keeps at most SMC_MAX_UEID entries */
+#define MAX_SHOWN 64
+
+struct ueid_list {
+	unsigned int n;
+	char name[MAX_SHOWN][SMC_MAX_EID_LEN + 1];
+};
+
 static int cb_show(const struct nlmsghdr *nlh, void *data)
 {
+	struct ueid_list *list = data;
 	const struct nlattr *attr;
-	char name[SMC_MAX_EID_LEN + 1];
+	char *name;
 	size_t len;
 
-	(void)data;
 	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(attr) != SMC_NLA_EID_TABLE_ENTRY)
 			continue;
@@ -131,13 +139,14 @@ static int cb_show(const struct nlmsghdr *nlh, void *data)
 			errno = EBADMSG;
 			return MNL_CB_ERROR;
 		}
-		snprintf(name, sizeof(name), "%s", mnl_attr_get_str(attr));
+		if (list->n >= MAX_SHOWN)
+			continue;
+		name = list->name[list->n++];
+		snprintf(name, SMC_MAX_EID_LEN + 1, "%s",
+			 mnl_attr_get_str(attr));
 		len = strlen(name);
 		while (len && name[len - 1] == ' ')
 			name[--len] = '\0';
-		open_json_object(NULL);
-		print_string(PRINT_ANY, "eid", "%s\n", name);
-		close_json_object();
 	}
 	return MNL_CB_OK;
 }
@@ -145,13 +154,13 @@ static int cb_show(const struct nlmsghdr *nlh, void *data)
 static int ueid_show(struct smc_genl *g)
 {
 	char req[SMC_GENL_REQ_SIZE] __attribute__((aligned(4)));
+	static struct ueid_list list;
 	struct nlmsghdr *nlh;
+	unsigned int i;
 	int err;
 
 	nlh = smc_genl_msg(g, req, SMC_NETLINK_DUMP_UEID, NLM_F_DUMP);
-	new_json_obj(json, pretty);
-	err = smc_genl_talk(g, nlh, cb_show, NULL);
-	delete_json_obj();
+	err = smc_genl_talk(g, nlh, cb_show, &list);
 	if (err == -EBADMSG)
 		return 1;
 	if (err == -EOPNOTSUPP)
@@ -159,6 +168,15 @@ static int ueid_show(struct smc_genl *g)
 				      "the running kernel cannot list user EIDs (no SMC_NETLINK_DUMP_UEID)");
 	if (err)
 		return smc_genl_error(g, err, "cannot list the user EIDs");
+
+	/* print only a complete answer: no partial JSON on errors */
+	new_json_obj(json, pretty);
+	for (i = 0; i < list.n; i++) {
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "eid", "%s\n", list.name[i]);
+		close_json_object();
+	}
+	delete_json_obj();
 	return 0;
 }
 

@@ -399,6 +399,13 @@ errno_of() {
 		run -1 --separate-stderr "$SMC_FAKE" ueid show
 	[[ "$stderr" == "Error: the running kernel cannot list user EIDs"* ]]
 	[ "${#stderr_lines[@]}" -eq 1 ]
+	# a failed dump leaves no partial JSON on stdout
+	run -0 "$SMC_FAKE" ueid add ABC
+	SMC_FAKE_ERR="DUMP_UEID:$(errno_of ENOMEM)" \
+		run -1 --separate-stderr "$SMC_FAKE" -j ueid show
+	[ -z "$output" ]
+	[ "$stderr" = "Error: cannot list the user EIDs: Cannot allocate memory (kernel says: Attribute failed policy validation)" ]
+	run -0 "$SMC_FAKE" ueid del ABC
 	# on success the message is a warning
 	run -0 --separate-stderr "$SMC_FAKE" ueid add ABC
 	[ "$stderr" = "Warning: Attribute failed policy validation" ]
