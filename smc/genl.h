@@ -26,8 +26,8 @@ struct smc_genl {
 	uint16_t family;	/* generic netlink family id of SMC_GEN_NETLINK */
 	unsigned int portid;	/* our netlink port id */
 	unsigned int seq;	/* sequence number of the last request */
-	char extack[SMC_GENL_EXTACK_LEN]; /* kernel's message on the last
-					   * request, "" if none */
+	/* the kernel's extack message on the last request, "" if none */
+	char extack[SMC_GENL_EXTACK_LEN];
 };
 
 /*

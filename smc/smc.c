@@ -13,6 +13,9 @@
 /* Release of smc-dump this command belongs to */
 #define VERSION "0.1"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The global options of smc.h: flags, show_details counts -d */
 int json;
 int pretty;
 int show_details;
@@ -133,7 +136,7 @@ static enum opt parse_option(const char *arg)
 	unsigned int i;
 
 	if (arg[1] && !arg[2]) {
-		for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(opts); i++)
 			if (opts[i].letter == arg[1])
 				return i;
 		return OPT_UNKNOWN;
@@ -142,7 +145,7 @@ static enum opt parse_option(const char *arg)
 		name++;
 	if (!strcmp(name, "version"))
 		return OPT_VERSION;
-	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(opts); i++) {
 		if (!matches(name, opts[i].name))
 			continue;
 		if (!strcmp(name, opts[i].name))
@@ -165,6 +168,12 @@ static int finish(int ret)
 	return ret;
 }
 
+/*
+ * main() - smc [ OPTIONS ] OBJECT { COMMAND | help }
+ *
+ * Returns the exit status: 0 success, 1 failure, 2 usage error (unknown
+ * object or option, no object).
+ */
 int main(int argc, char **argv)
 {
 	const struct cmd *c;

@@ -21,6 +21,8 @@
 #include "json_print.h"
 #include "smc.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Buckets of the size histograms: kernel's SMC_BUF_8K ... SMC_BUF_G_1024K,
  * attributes SMC_NLA_STATS_PLOAD_8K ... _G_1024K (index + 1)
  */
@@ -118,7 +120,7 @@ static int find_reason(uint32_t code)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(reasons); i++)
 		if (reasons[i].code == code)
 			return i;
 	return -1;

@@ -74,7 +74,8 @@ int main(int argc, char **argv)
 			print_nl();
 			continue;
 		}
-		if (strlen(op) < 2 || op[1] != ':' || !(eq = strchr(op, '=')))
+		eq = strchr(op, '=');
+		if (strlen(op) < 2 || op[1] != ':' || !eq)
 			return 99;
 		*eq = '\0';
 		key = op[2] ? op + 2 : NULL;
