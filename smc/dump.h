@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smc dump read/follow/stats: the decoder's internal interfaces.
+ *
+ * dump_parse.c  frame, record, CDC and TCP option parsers (no output)
+ * dump_decode.c one captured frame: parse, print (json_print), track
+ * dump_track.c  connections and streams for follow and stats
+ * dump.c        the command line and the pcap reading loop
+ *
+ * Everything that comes from a capture is untrusted: every parser takes
+ * the number of bytes present and never reads past it.
+ */
+#ifndef SMC_DUMP_H
+#define SMC_DUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/smc_dump.h>
+
+/* Length of the error texts the parsers write (NUL included). */
+#define DUMP_ERRLEN		128
+
+/* Fixed sizes of the formats we decode. */
+#define DUMP_HDR_LEN		32	/* struct smc_dump_hdr, hdr_ver 3 */
+#define DUMP_LEGACY_PREFIX	10	/* magic .. len, every hdr_ver */
+#define DUMP_CDC_R_LEN		44	/* SMC-R struct smc_cdc_msg on the wire */
+#define DUMP_CDC_D_LEN		32	/* SMC-D struct smcd_cdc_msg */
+#define DUMP_CDC_TYPE		0xfe	/* SMC_CDC_MSG_TYPE */
+
+/* CDC producer flags byte (struct smc_cdc_producer_flags): the first
+ * bitfield member of the __BIG_ENDIAN_BITFIELD layout is the most
+ * significant bit, and the little-endian layout lists the same bits in
+ * reverse, so the byte has the same value on every host.
+ */
+#define DUMP_PF_WRITE_BLOCKED		0x80
+#define DUMP_PF_URG_DATA_PENDING	0x40
+#define DUMP_PF_URG_DATA_PRESENT	0x20
+#define DUMP_PF_CONS_CURS_UPD_REQ	0x10
+#define DUMP_PF_FAILOVER_VALIDATION	0x08
+/* CDC connection state flags byte (struct smc_cdc_conn_state_flags) */
+#define DUMP_CSF_PEER_DONE_WRITING	0x80
+#define DUMP_CSF_PEER_CONN_CLOSED	0x40
+#define DUMP_CSF_PEER_CONN_ABORT	0x20
+
+/* Big-endian and little-endian loads from unaligned, untrusted bytes:
+ * the caller has checked that the bytes are present.
+ */
+static inline uint16_t get_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t get_be24(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static inline uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t get_be64(const uint8_t *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
+}
+
+static inline uint16_t get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[1] << 8 | p[0]);
+}
+
+static inline uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[1] << 8 | p[0];
+}
+
+/* ---- dump_parse.c ---- */
+
+enum dump_parse_rc {
+	DUMP_OK = 0,	/* parsed */
+	DUMP_SKIP = 1,	/* not IPv4/IPv6 UDP or TCP: not for us */
+	DUMP_BAD = -1,	/* malformed; the reason is in the error text */
+};
+
+enum dump_l4 {
+	DUMP_L4_NONE,
+	DUMP_L4_UDP,
+	DUMP_L4_TCP,
+};
+
+/* TCP flags byte */
+#define DUMP_TCP_FIN	0x01
+#define DUMP_TCP_SYN	0x02
+#define DUMP_TCP_RST	0x04
+#define DUMP_TCP_ACK	0x10
+
+/**
+ * struct dump_pkt - a captured frame down to its UDP or TCP payload
+ * @l2_addr: link-layer source address (Ethernet, Linux cooked)
+ * @l2_addr_len: bytes in @l2_addr, 0 for raw IP
+ * @l2_self: an Ethernet frame whose source and destination MAC are equal:
+ *	what an smc-dummy link sends
+ * @has_ifindex: @ifindex is valid (Linux cooked v2)
+ * @ifindex: interface index of the capture (Linux cooked v2)
+ * @vlans: VLAN tags passed over
+ * @family: AF_INET or AF_INET6
+ * @src: source address, 4 or 16 bytes (network order)
+ * @dst: destination address
+ * @fragment: the IP packet is a fragment
+ * @l4: transport protocol
+ * @sport: source port, host order
+ * @dport: destination port, host order
+ * @tcp_flags: TCP flags byte (DUMP_TCP_*)
+ * @tcp_seq: TCP sequence number, host order
+ * @tcp_smc_opt: the TCP header carries the SMC experimental option
+ *	(kind 254, magic 0xE2D4C3D9)
+ * @data: the UDP or TCP payload
+ * @data_len: payload bytes present in the capture
+ * @data_wire_len: payload bytes the IP and UDP/TCP headers announce;
+ *	larger than @data_len when the capture snaplen cut the frame
+ */
+struct dump_pkt {
+	uint8_t l2_addr[8];
+	uint8_t l2_addr_len;
+	bool l2_self;
+	bool has_ifindex;
+	uint32_t ifindex;
+	unsigned int vlans;
+	int family;
+	uint8_t src[16];
+	uint8_t dst[16];
+	bool fragment;
+	enum dump_l4 l4;
+	uint16_t sport;
+	uint16_t dport;
+	uint8_t tcp_flags;
+	uint32_t tcp_seq;
+	bool tcp_smc_opt;
+	const uint8_t *data;
+	uint32_t data_len;
+	uint32_t data_wire_len;
+};
+
+int dump_parse_frame(int dlt, const uint8_t *p, uint32_t caplen,
+		     struct dump_pkt *pkt, char *err, size_t errlen);
+bool dump_dlt_supported(int dlt);
+
+/**
+ * struct dump_rec - an SMC dump record (UDP payload)
+ * @level: how far the header was decoded: 0 nothing (not even the
+ *	magic), 1 the prefix every hdr_ver shares (magic .. len),
+ *	2 the whole hdr_ver 3 header
+ * @legacy: hdr_ver below 3 (Alibaba's layout): only the prefix is known
+ * @magic .. @offset: the header fields, host order (see smc_dump.h)
+ * @payload: the payload (legacy: the bytes after the 10-byte prefix)
+ * @payload_len: payload bytes present in the capture
+ * @payload_wire_len: payload bytes the record has (len - hdr_len)
+ * @cap_trunc: the capture snaplen cut the payload (@payload_len <
+ *	@payload_wire_len); not the record's fault
+ */
+struct dump_rec {
+	int level;
+	bool legacy;
+	uint32_t magic;
+	uint8_t hdr_ver;
+	uint8_t smc_ver;
+	uint8_t mode;
+	uint8_t type;
+	uint16_t len;
+	uint8_t hdr_len;
+	uint8_t flags;
+	uint32_t seq;
+	uint32_t token;
+	uint32_t orig_len;
+	uint64_t offset;
+	const uint8_t *payload;
+	uint32_t payload_len;
+	uint32_t payload_wire_len;
+	bool cap_trunc;
+};
+
+int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
+		      struct dump_rec *r, char *err, size_t errlen);
+
+/**
+ * struct dump_cdc - a CDC message, host order
+ * @smcd: SMC-D layout (no seqno, no token)
+ * @type: first byte, SMC_CDC_MSG_TYPE (0xfe)
+ * @len: SMC-R length byte (44)
+ * @seqno: SMC-R connection sequence number
+ * @token: SMC-R alert token of the receiving side of the message
+ * @prod_wrap: producer cursor wrap count
+ * @prod_count: producer cursor offset in the receive buffer, bytes
+ * @cons_wrap: consumer cursor wrap count
+ * @cons_count: consumer cursor offset, bytes
+ * @prod_flags: producer flags byte (DUMP_PF_*)
+ * @conn_state_flags: connection state flags byte (DUMP_CSF_*)
+ * @smcd_prod_flags2: SMC-D: the flag bytes of the producer cursor, which
+ *	Linux leaves zero (it sends the flags in the consumer cursor);
+ *	producer flags in bits 15..8, state in bits 7..0
+ */
+struct dump_cdc {
+	bool smcd;
+	uint8_t type;
+	uint8_t len;
+	uint16_t seqno;
+	uint32_t token;
+	uint16_t prod_wrap;
+	uint32_t prod_count;
+	uint16_t cons_wrap;
+	uint32_t cons_count;
+	uint8_t prod_flags;
+	uint8_t conn_state_flags;
+	uint16_t smcd_prod_flags2;
+};
+
+int dump_parse_cdc(const uint8_t *p, uint32_t len, bool smcd,
+		   bool smcd_big_endian, struct dump_cdc *c, char *err,
+		   size_t errlen);
+
+/**
+ * struct dump_flag_name - a flag bit and its name
+ * @bit: the bit in the flags byte
+ * @name: its name, as the kernel's bitfield member
+ */
+struct dump_flag_name {
+	uint8_t bit;
+	const char *name;
+};
+
+extern const struct dump_flag_name dump_prod_flag_names[];
+extern const struct dump_flag_name dump_conn_state_flag_names[];
+
+/* ---- dump_track.c ---- */
+
+struct dump_track;
+
+/**
+ * struct dump_link - one smc-dummy link seen in the capture, for the
+ *	sequence numbers of its records
+ * @key: link-layer source address or interface index
+ * @key_len: bytes in @key
+ * @records: records seen on it
+ * @first_seq: seq of the first record
+ * @next_seq: the seq expected next
+ * @gaps: times the seq jumped forward
+ * @lost: records missing in those jumps
+ * @reordered: records whose seq was lower than expected
+ */
+struct dump_link {
+	uint8_t key[12];
+	uint8_t key_len;
+	uint64_t records;
+	uint32_t first_seq;
+	uint32_t next_seq;
+	uint64_t gaps;
+	uint64_t lost;
+	uint64_t reordered;
+};
+
+struct dump_ctx;
+
+struct dump_track *dump_track_new(const char *dir);
+void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
+		       const struct dump_rec *r, const struct dump_cdc *cdc);
+int dump_track_report(struct dump_track *t, const struct dump_ctx *c);
+void dump_track_free(struct dump_track *t);
+
+/* ---- dump_decode.c ---- */
+
+enum dump_cmd {
+	DUMP_CMD_READ,
+	DUMP_CMD_FOLLOW,
+	DUMP_CMD_STATS,
+};
+
+/* Counters of struct dump_ctx, also handed to dump_track_report(). */
+enum dump_counter {
+	DUMP_CNT_FRAMES,	/* frames read */
+	DUMP_CNT_RECORDS,	/* SMC dump records (valid or not) */
+	DUMP_CNT_DATA,		/* data records decoded */
+	DUMP_CNT_CDC,		/* CDC records decoded */
+	DUMP_CNT_LEGACY,	/* Alibaba layout records */
+	DUMP_CNT_CLC,		/* CLC messages */
+	DUMP_CNT_SYN,		/* TCP SYN and SYN-ACK */
+	DUMP_CNT_SKIPPED,	/* frames that carry nothing of SMC */
+	DUMP_CNT_MALFORMED,	/* records or CLC messages not decodable */
+	DUMP_CNT_MAX
+};
+
+#define DUMP_MAX_LINKS	64
+
+/**
+ * struct dump_ctx - state of one smc dump read, follow or stats run
+ * @cmd: which command runs
+ * @dlt: link type of the capture (pcap DLT_*)
+ * @details: -d: more output
+ * @hex: -x: hex dump of payloads
+ * @cdc_big_endian: SMC-D CDC cursors are big-endian (--cdc-endian big)
+ * @ns_digits: fractional digits of timestamps in text output (6 or 9)
+ * @frame: number of the current frame, from 1
+ * @cnt: counters (enum dump_counter)
+ * @links: smc-dummy links seen, for sequence gaps
+ * @nlinks: entries in @links
+ * @track: connections and streams (follow, stats), else NULL
+ * @tcache_sec: the second @tcache holds the local time of
+ * @tcache: "HH:MM:SS" of @tcache_sec
+ */
+struct dump_ctx {
+	enum dump_cmd cmd;
+	int dlt;
+	bool details;
+	bool hex;
+	bool cdc_big_endian;
+	int ns_digits;
+	uint64_t frame;
+	uint64_t cnt[DUMP_CNT_MAX];
+	struct dump_link links[DUMP_MAX_LINKS];
+	size_t nlinks;
+	struct dump_track *track;
+	long long tcache_sec;
+	char tcache[16];
+};
+
+void dump_ctx_init(struct dump_ctx *c, enum dump_cmd cmd, int dlt);
+void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
+		       uint32_t ts_nsec, const uint8_t *data,
+		       uint32_t caplen);
+void dump_report_malformed(struct dump_ctx *c, long long ts_sec,
+			   uint32_t ts_nsec, const char *why);
+
+/* Helpers shared by the printers */
+void dump_fmt_addr(int family, const uint8_t *addr, uint16_t port,
+		   char *buf, size_t len);
+void dump_fmt_ip(int family, const uint8_t *addr, char *buf, size_t len);
+void dump_print_hex(const uint8_t *p, uint32_t len);
+
+/* ---- dump_clc.c ---- */
+bool dump_clc_is_eyecatcher(const uint8_t *p);
+int dump_decode_clc(struct dump_ctx *c, const uint8_t *p, uint32_t avail,
+		    bool quiet, uint32_t *used, bool *incomplete, char *err,
+		    size_t errlen);
+
+#endif /* SMC_DUMP_H */

@@ -1,0 +1,794 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smc dump: decoder of SMC CLC messages (Proposal, Accept, Confirm,
+ * Decline) in the TCP handshake, as Linux 6.12 net/smc/smc_clc.h lays
+ * them out (RFC 7609 and IBM's SMC Version 2 document). All multi-byte
+ * fields are big-endian.
+ *
+ * Offsets and counts come from the peer: each field is read only when its
+ * bytes are inside both the message (its length field) and the capture.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "dump.h"
+#include "json_print.h"
+#include "smc_codes.h"
+
+#define CLC_HDR_LEN		8
+#define CLC_TRL_LEN		4
+#define CLC_PROPOSAL		1
+#define CLC_ACCEPT		2
+#define CLC_CONFIRM		3
+#define CLC_DECLINE		4
+
+#define SMC_TYPE_R		0
+#define SMC_TYPE_D		1
+#define SMC_TYPE_N		2
+#define SMC_TYPE_B		3
+#define SMC_FIRST_CONTACT_MASK	0x2	/* in typev2 */
+
+#define EID_LEN			32
+#define SYSTEMID_LEN		8
+#define GID_LEN			16
+#define HOSTNAME_LEN		32
+#define IPV6_PREFIX_LEN		17	/* struct smc_clc_ipv6_prefix */
+#define GIDCHID_LEN		10	/* struct smc_clc_smcd_gid_chid */
+
+/* struct smc_clc_msg_proposal: hdr, smc_clc_msg_local, iparea_offset */
+#define PROP_BASE_LEN		40
+#define PROP_SMCD_LEN		40	/* struct smc_clc_msg_smcd */
+#define PROP_PREFIX_LEN		8	/* struct smc_clc_msg_proposal_prefix */
+#define V2_EXT_LEN		40	/* struct smc_clc_v2_extension_fixed */
+#define SMCD_V2_EXT_LEN		48	/* smc_clc_smcd_v2_extension_fixed */
+
+#define SMCR_ACC_LEN_V1		68	/* SMCR_CLC_ACCEPT_CONFIRM_LEN */
+#define SMCD_ACC_LEN_V1		48	/* SMCD_CLC_ACCEPT_CONFIRM_LEN */
+#define SMCR_ACC_LEN_V2		108	/* SMCR_CLC_ACCEPT_CONFIRM_LEN_V2 */
+#define SMCD_ACC_LEN_V2		78	/* SMCD_CLC_ACCEPT_CONFIRM_LEN_V2 */
+#define FCE_LEN			36	/* struct smc_clc_first_contact_ext */
+#define FCE_V2X_LEN		52	/* smc_clc_first_contact_ext_v2x */
+#define GLE_LEN			4	/* struct smc_clc_fce_gid_ext */
+
+#define DECL_LEN_V1		28	/* struct smc_clc_msg_decline */
+#define DECL_LEN_V2		44	/* struct smc_clc_msg_decline_v2 */
+#define DECL_DIAG_V2		4	/* SMC_DECL_DIAG_COUNT_V2 */
+
+static const uint8_t eye_r[4] = { 0xe2, 0xd4, 0xc3, 0xd9 };	/* "SMCR" */
+static const uint8_t eye_d[4] = { 0xe2, 0xd4, 0xc3, 0xc4 };	/* "SMCD" */
+
+/* The part of the message we may read: min(length, captured). */
+struct clc_msg {
+	const uint8_t *p;
+	uint32_t len;
+};
+
+/* Decoder state: the first problem found, and whether to print. */
+struct clc_state {
+	struct dump_ctx *c;
+	bool quiet;
+	char *err;
+	size_t errlen;
+	bool bad;
+};
+
+static bool has(const struct clc_msg *m, uint32_t off, uint32_t n)
+{
+	return off <= m->len && n <= m->len - off;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+problem(struct clc_state *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->bad)
+		return;	/* keep the first */
+	s->bad = true;
+	va_start(ap, fmt);
+	vsnprintf(s->err, s->errlen, fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * dump_clc_is_eyecatcher() - whether 4 bytes are a CLC eyecatcher
+ * @p: at least 4 bytes
+ *
+ * Return: true for "SMCR" or "SMCD" in EBCDIC.
+ */
+bool dump_clc_is_eyecatcher(const uint8_t *p)
+{
+	return !memcmp(p, eye_r, 4) || !memcmp(p, eye_d, 4);
+}
+
+/* Output helpers: text in default mode when @def, else with -d only;
+ * JSON always. Nothing when quiet.
+ */
+static enum output_type otype(struct clc_state *s, bool def)
+{
+	return def || s->c->details ? PRINT_ANY : PRINT_JSON;
+}
+
+static void out_str(struct clc_state *s, bool def, const char *key,
+		    const char *fmt, const char *v)
+{
+	if (!s->quiet)
+		print_string(otype(s, def), key, fmt, v);
+}
+
+static void out_uint(struct clc_state *s, bool def, const char *key,
+		     const char *fmt, unsigned int v)
+{
+	if (!s->quiet)
+		print_uint(otype(s, def), key, fmt, v);
+}
+
+static void out_bool(struct clc_state *s, bool def, const char *key,
+		     const char *text, bool v)
+{
+	if (s->quiet)
+		return;
+	print_bool(PRINT_JSON, key, NULL, v);
+	if (v && (def || s->c->details))
+		print_string(PRINT_FP, NULL, "%s", text);
+}
+
+/* "0x" and 2, 4, 8 or 16 hex digits, as a JSON string too */
+static void out_hexn(struct clc_state *s, bool def, const char *key,
+		     const char *label, uint64_t v, int digits)
+{
+	char buf[24], fmt[48];
+
+	if (s->quiet)
+		return;
+	snprintf(buf, sizeof(buf), "0x%0*" PRIx64, digits, v);
+	snprintf(fmt, sizeof(fmt), " %s %%s", label);
+	print_string(otype(s, def), key, fmt, buf);
+}
+
+static void out_open(struct clc_state *s, const char *key)
+{
+	if (!s->quiet)
+		open_json_object(key);
+}
+
+static void out_close(struct clc_state *s)
+{
+	if (!s->quiet)
+		close_json_object();
+}
+
+static void out_open_array(struct clc_state *s, const char *key)
+{
+	if (!s->quiet)
+		open_json_array(PRINT_JSON, key);
+}
+
+static void out_close_array(struct clc_state *s)
+{
+	if (!s->quiet)
+		close_json_array(PRINT_JSON, NULL);
+}
+
+static void fmt_hexbytes(const uint8_t *p, uint32_t n, char *buf)
+{
+	static const char hx[] = "0123456789abcdef";
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		buf[2 * i] = hx[p[i] >> 4];
+		buf[2 * i + 1] = hx[p[i] & 15];
+	}
+	buf[2 * n] = '\0';
+}
+
+/* An EID or host name: up to @n bytes, up to the first NUL, trailing
+ * blanks dropped; bytes outside printable ASCII, backslash and the double
+ * quote as \xNN. @buf needs 4 * @n + 1 bytes.
+ */
+static void fmt_name(const uint8_t *p, uint32_t n, char *buf)
+{
+	uint32_t i, end = 0;
+	char *o = buf;
+
+	while (end < n && p[end])
+		end++;
+	while (end && p[end - 1] == ' ')
+		end--;
+	for (i = 0; i < end; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\' &&
+		    p[i] != '"')
+			*o++ = (char)p[i];
+		else
+			o += sprintf(o, "\\x%02x", p[i]);
+	}
+	*o = '\0';
+}
+
+static void out_name(struct clc_state *s, bool def, const char *key,
+		     const char *label, const uint8_t *p, uint32_t n)
+{
+	char buf[4 * 64 + 1], fmt[48];
+
+	if (s->quiet)
+		return;
+	fmt_name(p, n > 64 ? 64 : n, buf);
+	snprintf(fmt, sizeof(fmt), " %s \"%%s\"", label);
+	print_string(otype(s, def), key, fmt, buf);
+}
+
+static void out_bytes(struct clc_state *s, bool def, const char *key,
+		      const char *label, const uint8_t *p, uint32_t n)
+{
+	char buf[2 * 32 + 1], fmt[48];
+
+	if (s->quiet)
+		return;
+	fmt_hexbytes(p, n > 32 ? 32 : n, buf);
+	snprintf(fmt, sizeof(fmt), " %s %%s", label);
+	print_string(otype(s, def), key, fmt, buf);
+}
+
+static void out_gid(struct clc_state *s, bool def, const char *key,
+		    const char *label, const uint8_t *p)
+{
+	char buf[INET6_ADDRSTRLEN], fmt[48];
+
+	if (s->quiet)
+		return;
+	inet_ntop(AF_INET6, p, buf, sizeof(buf));
+	snprintf(fmt, sizeof(fmt), " %s %%s", label);
+	print_string(otype(s, def), key, fmt, buf);
+}
+
+static void out_mac(struct clc_state *s, bool def, const char *key,
+		    const char *label, const uint8_t *p)
+{
+	char buf[18], fmt[48];
+
+	if (s->quiet)
+		return;
+	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 p[0], p[1], p[2], p[3], p[4], p[5]);
+	snprintf(fmt, sizeof(fmt), " %s %%s", label);
+	print_string(otype(s, def), key, fmt, buf);
+}
+
+static const char *smc_type_name(unsigned int t)
+{
+	static const char * const names[] = {
+		[SMC_TYPE_R] = "smcr", [SMC_TYPE_D] = "smcd",
+		[SMC_TYPE_N] = "none", [SMC_TYPE_B] = "both",
+	};
+
+	return names[t & 3];
+}
+
+static const char *os_name(unsigned int os)
+{
+	switch (os) {
+	case 1:
+		return "zos";
+	case 2:
+		return "linux";
+	case 3:
+		return "aix";
+	}
+	return "unknown";
+}
+
+static const char *clc_type_name(unsigned int type)
+{
+	switch (type) {
+	case CLC_PROPOSAL:
+		return "proposal";
+	case CLC_ACCEPT:
+		return "accept";
+	case CLC_CONFIRM:
+		return "confirm";
+	case CLC_DECLINE:
+		return "decline";
+	}
+	return NULL;
+}
+
+/* ISM GID and CHID pair (struct smc_clc_smcd_gid_chid) at @off */
+static void out_gidchid(struct clc_state *s, const struct clc_msg *m,
+			uint32_t off, bool def)
+{
+	out_hexn(s, def, "ism_gid", "ism-gid", get_be64(m->p + off), 16);
+	out_hexn(s, def, "ism_chid", "chid", get_be16(m->p + off + 8), 4);
+}
+
+static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
+			    unsigned int version, unsigned int typev1,
+			    unsigned int typev2, uint16_t length)
+{
+	uint32_t pfx = 0, v2 = 0, sv2 = 0, expect, i;
+	uint16_t iparea, v2off = 0, sv2off = 0;
+	uint8_t ip6cnt = 0, eidcnt = 0, gidcnt = 0;
+	bool smcd = typev1 == SMC_TYPE_D || typev1 == SMC_TYPE_B ||
+		    (version >= 2 && (typev2 == SMC_TYPE_D ||
+				      typev2 == SMC_TYPE_B));
+	bool has_pfx, has_v2, has_sv2;
+
+	out_str(s, true, "path", " path %s", smc_type_name(typev1));
+	if (version >= 2)
+		out_str(s, true, "path_v2", " v2-path %s",
+			smc_type_name(typev2));
+	if (!has(m, 0, PROP_BASE_LEN)) {
+		problem(s, "proposal of %u bytes, need %u", m->len,
+			PROP_BASE_LEN);
+		return;
+	}
+	out_bytes(s, false, "system_id", "system-id", m->p + 8, SYSTEMID_LEN);
+	out_gid(s, false, "gid", "gid", m->p + 16);
+	out_mac(s, false, "mac", "mac", m->p + 32);
+	iparea = get_be16(m->p + 38);
+	out_uint(s, false, "iparea_offset", " iparea-offset %u", iparea);
+
+	/* struct smc_clc_msg_smcd: always sent by v2; v1 sends it when
+	 * iparea_offset leaves room for it
+	 */
+	if ((version >= 2 || iparea >= GIDCHID_LEN) &&
+	    has(m, PROP_BASE_LEN, GIDCHID_LEN)) {
+		if (smcd || get_be64(m->p + PROP_BASE_LEN))
+			out_gidchid(s, m, PROP_BASE_LEN, true);
+		else
+			out_gidchid(s, m, PROP_BASE_LEN, false);
+	}
+	if (version >= 2 && has(m, PROP_BASE_LEN + 10, 2)) {
+		v2off = get_be16(m->p + PROP_BASE_LEN + 10);
+		out_uint(s, false, "v2_ext_offset", " v2-ext-offset %u", v2off);
+	}
+
+	/* IP prefix area: sent unless the v1 path is none */
+	has_pfx = typev1 != SMC_TYPE_N || version < 2;
+	if (has_pfx) {
+		char buf[INET6_ADDRSTRLEN + 8];
+
+		pfx = PROP_BASE_LEN + iparea;
+		if (!has(m, pfx, PROP_PREFIX_LEN)) {
+			problem(s, "IP prefix area at %u beyond the message",
+				pfx);
+			return;
+		}
+		inet_ntop(AF_INET, m->p + pfx, buf, sizeof(buf));
+		snprintf(buf + strlen(buf), 8, "/%u", m->p[pfx + 4]);
+		out_str(s, false, "ipv4_prefix", " prefix %s", buf);
+		ip6cnt = m->p[pfx + 7];
+		out_open_array(s, "ipv6_prefixes");
+		for (i = 0; i < ip6cnt; i++) {
+			uint32_t o = pfx + PROP_PREFIX_LEN + i * IPV6_PREFIX_LEN;
+
+			if (!has(m, o, IPV6_PREFIX_LEN)) {
+				problem(s, "%u IPv6 prefixes, the message holds %u",
+					ip6cnt, i);
+				break;
+			}
+			inet_ntop(AF_INET6, m->p + o, buf, sizeof(buf));
+			snprintf(buf + strlen(buf), 8, "/%u", m->p[o + 16]);
+			out_str(s, false, NULL, " prefix %s", buf);
+		}
+		out_close_array(s);
+	}
+
+	/* v2 extension, placed by v2_ext_offset after that field */
+	has_v2 = version >= 2 && typev2 != SMC_TYPE_N;
+	if (has_v2) {
+		v2 = PROP_BASE_LEN + 12 + v2off;
+		if (!v2off || !has(m, v2, V2_EXT_LEN)) {
+			problem(s, "v2 extension at offset %u beyond the message",
+				v2off);
+			return;
+		}
+		eidcnt = m->p[v2];
+		gidcnt = m->p[v2 + 1];
+		out_open(s, "v2");
+		out_uint(s, false, "eid_cnt", " eid-cnt %u", eidcnt);
+		out_uint(s, false, "ism_gid_cnt", " ism-gid-cnt %u", gidcnt);
+		out_uint(s, false, "release", " release %u", m->p[v2 + 3] >> 4);
+		out_bool(s, false, "seid", " seid-enabled", m->p[v2 + 3] & 1);
+		sv2off = get_be16(m->p + v2 + 6);
+		out_uint(s, false, "smcd_v2_ext_offset", " smcd-v2-ext-offset %u",
+			 sv2off);
+		out_gid(s, false, "roce_gid", "roce-gid", m->p + v2 + 8);
+		out_uint(s, false, "max_conns", " max-conns %u", m->p[v2 + 24]);
+		out_uint(s, false, "max_links", " max-links %u", m->p[v2 + 25]);
+		out_hexn(s, false, "feature_mask", "feature-mask",
+			 get_be16(m->p + v2 + 26), 4);
+		out_open_array(s, "ueids");
+		for (i = 0; i < eidcnt; i++) {
+			uint32_t o = v2 + V2_EXT_LEN + i * EID_LEN;
+
+			if (!has(m, o, EID_LEN)) {
+				problem(s, "%u user EIDs, the message holds %u",
+					eidcnt, i);
+				break;
+			}
+			out_name(s, true, NULL, "ueid", m->p + o, EID_LEN);
+		}
+		out_close_array(s);
+
+		has_sv2 = typev2 == SMC_TYPE_D || typev2 == SMC_TYPE_B;
+		if (has_sv2) {
+			sv2 = v2 + 8 + sv2off;
+			if (!sv2off || !has(m, sv2, SMCD_V2_EXT_LEN)) {
+				problem(s, "SMC-Dv2 extension at offset %u beyond the message",
+					sv2off);
+				out_close(s);
+				return;
+			}
+			out_name(s, true, "system_eid", "seid", m->p + sv2,
+				 EID_LEN);
+			out_open_array(s, "ism_gids");
+			for (i = 0; i < gidcnt; i++) {
+				uint32_t o = sv2 + SMCD_V2_EXT_LEN +
+					     i * GIDCHID_LEN;
+
+				if (!has(m, o, GIDCHID_LEN)) {
+					problem(s, "%u ISMv2 GIDs, the message holds %u",
+						gidcnt, i);
+					break;
+				}
+				out_open(s, NULL);
+				out_hexn(s, false, "gid", "ism-v2-gid",
+					 get_be64(m->p + o), 16);
+				out_hexn(s, false, "chid", "chid",
+					 get_be16(m->p + o + 8), 4);
+				out_close(s);
+			}
+			out_close_array(s);
+		}
+		out_close(s);
+	}
+
+	/* the length the kernel expects (smc_clc_msg_prop_valid()) */
+	expect = PROP_BASE_LEN + PROP_SMCD_LEN + CLC_TRL_LEN;
+	if (version < 2) {
+		/* v1: the SMC-D area only when iparea_offset says so */
+		expect = PROP_BASE_LEN + iparea + PROP_PREFIX_LEN +
+			 ip6cnt * IPV6_PREFIX_LEN + CLC_TRL_LEN;
+	} else {
+		if (typev1 != SMC_TYPE_N)
+			expect += PROP_PREFIX_LEN + ip6cnt * IPV6_PREFIX_LEN;
+		if (has_v2)
+			expect += V2_EXT_LEN + eidcnt * EID_LEN;
+		if (has_v2 && (typev2 == SMC_TYPE_D || typev2 == SMC_TYPE_B))
+			expect += SMCD_V2_EXT_LEN + gidcnt * GIDCHID_LEN;
+	}
+	if (length != expect)
+		problem(s, "proposal length %u, its fields make %u", length,
+			expect);
+}
+
+/* First contact extension (struct smc_clc_first_contact_ext[_v2x]) at
+ * @off; returns its length or 0 when it does not fit.
+ */
+static uint32_t decode_fce(struct clc_state *s, const struct clc_msg *m,
+			   uint32_t off, bool smcd)
+{
+	uint32_t len;
+	unsigned int release;
+
+	if (!has(m, off, FCE_LEN)) {
+		problem(s, "first contact extension beyond the message");
+		return 0;
+	}
+	release = m->p[off + 1] & 0x0f;
+	/* SMC-D release 0 peers send the short form */
+	len = smcd && !release ? FCE_LEN : FCE_V2X_LEN;
+	out_open(s, "fce");
+	out_bool(s, false, "v2_direct", " v2-direct", m->p[off] & 0x80);
+	out_str(s, false, "os_type", " os %s", os_name(m->p[off + 1] >> 4));
+	out_uint(s, false, "release", " release %u", release);
+	out_name(s, false, "hostname", "hostname", m->p + off + 4,
+		 HOSTNAME_LEN);
+	if (len == FCE_V2X_LEN) {
+		if (!has(m, off, FCE_V2X_LEN)) {
+			problem(s, "first contact extension beyond the message");
+			out_close(s);
+			return 0;
+		}
+		if (!smcd) {
+			out_uint(s, false, "max_conns", " max-conns %u",
+				 m->p[off + 36]);
+			out_uint(s, false, "max_links", " max-links %u",
+				 m->p[off + 37]);
+		}
+		out_hexn(s, false, "feature_mask", "feature-mask",
+			 get_be16(m->p + off + 38), 4);
+		out_hexn(s, false, "vendor_exp_options", "vendor-options",
+			 get_be32(m->p + off + 40), 8);
+	}
+	out_close(s);
+	return len;
+}
+
+static void decode_accept_confirm(struct clc_state *s,
+				  const struct clc_msg *m, unsigned int type,
+				  unsigned int version, unsigned int typev1,
+				  unsigned int typev2, uint16_t length)
+{
+	bool first = typev2 & SMC_FIRST_CONTACT_MASK;
+	bool smcd = typev1 == SMC_TYPE_D;
+	uint32_t expect, off, fce = 0, i;
+
+	if (typev1 == SMC_TYPE_R || typev1 == SMC_TYPE_D)
+		out_str(s, true, "path", " %s", smc_type_name(typev1));
+	else
+		problem(s, "%s with path %s", clc_type_name(type),
+			smc_type_name(typev1));
+	out_bool(s, true, "first_contact", " first-contact", first);
+
+	if (smcd) {
+		if (!has(m, 0, 32)) {
+			problem(s, "SMC-D %s of %u bytes, need 32",
+				clc_type_name(type), m->len);
+			return;
+		}
+		out_hexn(s, true, "ism_gid", "ism-gid", get_be64(m->p + 8), 16);
+		out_hexn(s, true, "dmb_token", "dmb-token",
+			 get_be64(m->p + 16), 16);
+		out_uint(s, false, "dmbe_idx", " dmbe-idx %u", m->p[24]);
+		out_uint(s, false, "dmbe_size", " dmbe-size %u", m->p[25] >> 4);
+		out_hexn(s, false, "link_id", "link-id", get_be32(m->p + 28), 8);
+		off = 32;
+		if (version >= 2) {
+			if (!has(m, 32, 42)) {
+				problem(s, "SMC-Dv2 %s of %u bytes, need %u",
+					clc_type_name(type), m->len,
+					SMCD_ACC_LEN_V2 - CLC_TRL_LEN);
+				return;
+			}
+			out_hexn(s, true, "ism_chid", "chid",
+				 get_be16(m->p + 32), 4);
+			out_name(s, true, "eid", "eid", m->p + 34, EID_LEN);
+			out_hexn(s, false, "gid_ext", "gid-ext",
+				 get_be64(m->p + 66), 16);
+			off = SMCD_ACC_LEN_V2 - CLC_TRL_LEN;
+		}
+	} else {
+		if (!has(m, 0, 64)) {
+			problem(s, "SMC-R %s of %u bytes, need 64",
+				clc_type_name(type), m->len);
+			return;
+		}
+		out_bytes(s, false, "system_id", "system-id", m->p + 8,
+			  SYSTEMID_LEN);
+		out_gid(s, false, "gid", "gid", m->p + 16);
+		out_mac(s, false, "mac", "mac", m->p + 32);
+		out_uint(s, true, "qpn", " qpn %u", get_be24(m->p + 38));
+		out_hexn(s, false, "rmb_rkey", "rkey", get_be32(m->p + 41), 8);
+		out_uint(s, false, "rmbe_idx", " rmbe-idx %u", m->p[45]);
+		out_hexn(s, true, "rmbe_alert_token", "token",
+			 get_be32(m->p + 46), 8);
+		out_uint(s, false, "rmbe_size", " rmbe-size %u", m->p[50] >> 4);
+		out_uint(s, false, "qp_mtu", " qp-mtu %u", m->p[50] & 0x0f);
+		out_hexn(s, false, "rmb_dma_addr", "rmb-addr",
+			 get_be64(m->p + 52), 16);
+		out_uint(s, false, "psn", " psn %u", get_be24(m->p + 61));
+		off = 64;
+		if (version >= 2) {
+			if (!has(m, 64, 40)) {
+				problem(s, "SMC-Rv2 %s of %u bytes, need %u",
+					clc_type_name(type), m->len,
+					SMCR_ACC_LEN_V2 - CLC_TRL_LEN);
+				return;
+			}
+			out_name(s, true, "eid", "eid", m->p + 64, EID_LEN);
+			off = SMCR_ACC_LEN_V2 - CLC_TRL_LEN;
+		}
+	}
+
+	if (version < 2) {
+		expect = smcd ? SMCD_ACC_LEN_V1 : SMCR_ACC_LEN_V1;
+		if (length != expect)
+			problem(s, "v1 %s length %u, expected %u",
+				clc_type_name(type), length, expect);
+		return;
+	}
+	expect = off + CLC_TRL_LEN;
+	if (first) {
+		fce = decode_fce(s, m, off, smcd);
+		if (!fce)
+			return;
+		off += fce;
+		expect += fce;
+		if (!smcd && type == CLC_CONFIRM) {
+			uint8_t cnt;
+
+			if (!has(m, off, GLE_LEN)) {
+				problem(s, "GID list beyond the message");
+				return;
+			}
+			cnt = m->p[off];
+			out_open_array(s, "gid_list");
+			for (i = 0; i < cnt; i++) {
+				uint32_t o = off + GLE_LEN + i * GID_LEN;
+
+				if (!has(m, o, GID_LEN)) {
+					problem(s, "%u GIDs, the message holds %u",
+						cnt, i);
+					break;
+				}
+				out_gid(s, false, NULL, "gid", m->p + o);
+			}
+			out_close_array(s);
+			expect += GLE_LEN + cnt * GID_LEN;
+		}
+	}
+	if (length != expect)
+		problem(s, "%s length %u, its fields make %u",
+			clc_type_name(type), length, expect);
+}
+
+/* A peer diagnosis: code, name and text (JSON "peer_diagnosis",
+ * "diag_name" (null when unknown), "diag_text" (the class when unknown)).
+ */
+static void out_diag(struct clc_state *s, bool def, uint32_t code,
+		     const char *label)
+{
+	const struct smc_code *sc = smc_decline_lookup(code);
+	char buf[12], fmt[32];
+
+	if (s->quiet)
+		return;
+	snprintf(buf, sizeof(buf), "0x%08x", code);
+	snprintf(fmt, sizeof(fmt), " %s %%s", label);
+	print_string(otype(s, def), "peer_diagnosis", fmt, buf);
+	if (sc) {
+		print_string(otype(s, def), "diag_name", " %s", sc->name);
+		print_string(otype(s, def), "diag_text", " (%s)", sc->text);
+	} else {
+		print_null(PRINT_JSON, "diag_name", NULL, NULL);
+		print_string(PRINT_JSON, "diag_text", NULL,
+			     smc_decline_class(code));
+		if (def || s->c->details)
+			print_string(PRINT_FP, NULL, " (unknown code, class %s)",
+				     smc_decline_class(code));
+	}
+}
+
+static void decode_decline(struct clc_state *s, const struct clc_msg *m,
+			   unsigned int version, unsigned int typev2,
+			   uint16_t length)
+{
+	uint32_t expect = version < 2 ? DECL_LEN_V1 : DECL_LEN_V2;
+	int i;
+
+	if (!has(m, 0, 24)) {
+		problem(s, "decline of %u bytes, need %u", m->len, expect);
+		return;
+	}
+	out_diag(s, true, get_be32(m->p + 16), "diag");
+	out_bytes(s, false, "system_id", "system-id", m->p + 8, SYSTEMID_LEN);
+	out_bool(s, true, "out_of_sync", " out-of-sync",
+		 typev2 & SMC_FIRST_CONTACT_MASK);
+	out_str(s, false, "os_type", " os %s", os_name(m->p[20] >> 4));
+	if (version >= 2) {
+		if (!has(m, 24, DECL_DIAG_V2 * 4)) {
+			problem(s, "v2 decline of %u bytes, need %u", m->len,
+				expect);
+			return;
+		}
+		out_open_array(s, "peer_diagnosis_v2");
+		for (i = 0; i < DECL_DIAG_V2; i++) {
+			uint32_t code = get_be32(m->p + 24 + 4 * i);
+
+			if (!code && !is_json_context())
+				continue;
+			out_open(s, NULL);
+			out_diag(s, false, code, "diag-v2");
+			out_close(s);
+		}
+		out_close_array(s);
+	}
+	if (length != expect)
+		problem(s, "decline length %u, expected %u", length, expect);
+}
+
+/**
+ * dump_decode_clc() - decode (and print) one CLC message
+ * @c: the run; its details option selects the text fields
+ * @p: the message, starting with its eyecatcher
+ * @avail: bytes at @p (what the TCP segment holds, as captured)
+ * @quiet: only check, print nothing
+ * @used: set to the bytes the message takes at @p: its length, or @avail
+ *	when the length is bad or the message continues past @avail
+ * @incomplete: set when the message continues past @avail
+ * @err: buffer for the first problem found
+ * @errlen: size of @err
+ *
+ * Prints inside the JSON object the caller opened: "clc": {...}, and in
+ * text mode "CLC <type> v<version> len <length> ...".
+ *
+ * Return: DUMP_OK, or DUMP_BAD when the message breaks the format (bad
+ * length, counts or offsets pointing outside it, wrong trailer).
+ */
+int dump_decode_clc(struct dump_ctx *c, const uint8_t *p, uint32_t avail,
+		    bool quiet, uint32_t *used, bool *incomplete, char *err,
+		    size_t errlen)
+{
+	struct clc_state s = {
+		.c = c, .quiet = quiet, .err = err, .errlen = errlen,
+	};
+	unsigned int type, version, typev1, typev2;
+	const char *name;
+	struct clc_msg m;
+	uint16_t length;
+
+	*used = avail;
+	*incomplete = false;
+	if (err && errlen)
+		err[0] = '\0';
+	out_open(&s, "clc");
+	if (avail < CLC_HDR_LEN) {
+		*incomplete = true;
+		out_str(&s, true, "msg", "CLC %s", "incomplete");
+		out_close(&s);
+		return DUMP_OK;
+	}
+	type = p[4];
+	length = get_be16(p + 5);
+	version = p[7] >> 4;
+	typev2 = (p[7] >> 2) & 3;
+	typev1 = p[7] & 3;
+	name = clc_type_name(type);
+
+	if (name) {
+		out_str(&s, true, "msg", "CLC %s", name);
+	} else {
+		out_uint(&s, true, "msg", "CLC type %u", type);
+		problem(&s, "unknown CLC type %u", type);
+	}
+	out_uint(&s, true, "version", " v%u", version);
+	out_uint(&s, true, "length", " len %u", length);
+	out_str(&s, false, "eyecatcher", " eyecatcher %s",
+		memcmp(p, eye_d, 4) ? "SMC-R" : "SMC-D");
+
+	if (length < CLC_HDR_LEN + CLC_TRL_LEN) {
+		problem(&s, "CLC length %u below %u", length,
+			CLC_HDR_LEN + CLC_TRL_LEN);
+		out_close(&s);
+		return DUMP_BAD;
+	}
+	if (length <= avail) {
+		*used = length;
+		m.len = length;
+	} else {
+		*incomplete = true;
+		m.len = avail;
+	}
+	m.p = p;
+
+	switch (type) {
+	case CLC_PROPOSAL:
+		decode_proposal(&s, &m, version, typev1, typev2, length);
+		break;
+	case CLC_ACCEPT:
+	case CLC_CONFIRM:
+		decode_accept_confirm(&s, &m, type, version, typev1, typev2,
+				      length);
+		break;
+	case CLC_DECLINE:
+		decode_decline(&s, &m, version, typev2, length);
+		break;
+	}
+	if (!*incomplete && !dump_clc_is_eyecatcher(p + length - CLC_TRL_LEN))
+		problem(&s, "bad trailer %02x%02x%02x%02x",
+			p[length - 4], p[length - 3], p[length - 2],
+			p[length - 1]);
+	/* a message cut by the segment end: whatever did not fit is not
+	 * the message's fault
+	 */
+	if (*incomplete) {
+		s.bad = false;
+		out_bool(&s, true, "incomplete", " incomplete", true);
+	}
+	out_close(&s);
+	return s.bad ? DUMP_BAD : DUMP_OK;
+}

@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smc dump: one captured frame at a time. Finds SMC dump records (UDP),
+ * the SMC TCP option in SYN and SYN-ACK, and CLC messages (TCP payload);
+ * prints them for `read` (text or JSON through json_print) or hands them
+ * to the connection tracker for `follow` and `stats`.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <pcap/pcap.h>
+
+#include "dump.h"
+#include "json_print.h"
+
+#ifndef DLT_LINUX_SLL2
+#define DLT_LINUX_SLL2	276
+#endif
+
+/**
+ * dump_ctx_init() - prepare a run
+ * @c: the context
+ * @cmd: the command
+ * @dlt: link type of the capture
+ *
+ * Options (details, hex, cdc_big_endian, ns_digits) and the tracker are
+ * set by the caller afterwards.
+ */
+void dump_ctx_init(struct dump_ctx *c, enum dump_cmd cmd, int dlt)
+{
+	memset(c, 0, sizeof(*c));
+	c->cmd = cmd;
+	c->dlt = dlt;
+	c->ns_digits = 6;
+	c->tcache_sec = -1;
+}
+
+/**
+ * dump_fmt_ip() - an IPv4 or IPv6 address as text
+ * @family: AF_INET or AF_INET6
+ * @addr: 4 or 16 bytes, network order
+ * @buf: output
+ * @len: size of @buf, at least INET6_ADDRSTRLEN
+ */
+void dump_fmt_ip(int family, const uint8_t *addr, char *buf, size_t len)
+{
+	if (!inet_ntop(family, addr, buf, len))
+		snprintf(buf, len, "?");
+}
+
+/**
+ * dump_fmt_addr() - "a.b.c.d:port" or "[v6]:port"
+ * @family: AF_INET or AF_INET6
+ * @addr: 4 or 16 bytes, network order
+ * @port: host order
+ * @buf: output
+ * @len: size of @buf, at least INET6_ADDRSTRLEN + 8
+ */
+void dump_fmt_addr(int family, const uint8_t *addr, uint16_t port,
+		   char *buf, size_t len)
+{
+	char ip[INET6_ADDRSTRLEN];
+
+	dump_fmt_ip(family, addr, ip, sizeof(ip));
+	if (family == AF_INET6)
+		snprintf(buf, len, "[%s]:%u", ip, port);
+	else
+		snprintf(buf, len, "%s:%u", ip, port);
+}
+
+/* "HH:MM:SS.ffffff" in local time, 6 or 9 fractional digits */
+static void fmt_time(struct dump_ctx *c, long long sec, uint32_t nsec,
+		     char *buf, size_t len)
+{
+	if (sec != c->tcache_sec) {
+		time_t t = (time_t)sec;
+		struct tm tm;
+
+		if (localtime_r(&t, &tm))
+			strftime(c->tcache, sizeof(c->tcache), "%H:%M:%S", &tm);
+		else
+			snprintf(c->tcache, sizeof(c->tcache), "%lld", sec);
+		c->tcache_sec = sec;
+	}
+	if (c->ns_digits == 9)
+		snprintf(buf, len, "%s.%09u", c->tcache, nsec);
+	else
+		snprintf(buf, len, "%s.%06u", c->tcache, nsec / 1000);
+}
+
+/* Open the frame's JSON object; text: "FRAME TIME " */
+static void print_head(struct dump_ctx *c, long long sec, uint32_t nsec)
+{
+	char t[40];
+
+	open_json_object(NULL);
+	print_u64(PRINT_ANY, "frame", "%" PRIu64 " ", c->frame);
+	if (!is_json_context()) {
+		fmt_time(c, sec, nsec, t, sizeof(t));
+		print_string(PRINT_FP, NULL, "%s ", t);
+	}
+	print_u64(PRINT_JSON, "ts_sec", NULL, (uint64_t)sec);
+	print_uint(PRINT_JSON, "ts_nsec", NULL, nsec);
+}
+
+static void print_addrs(const struct dump_pkt *pkt)
+{
+	char a[INET6_ADDRSTRLEN + 8];
+
+	if (is_json_context()) {
+		dump_fmt_ip(pkt->family, pkt->src, a, sizeof(a));
+		print_string(PRINT_JSON, "src", NULL, a);
+		print_uint(PRINT_JSON, "sport", NULL, pkt->sport);
+		dump_fmt_ip(pkt->family, pkt->dst, a, sizeof(a));
+		print_string(PRINT_JSON, "dst", NULL, a);
+		print_uint(PRINT_JSON, "dport", NULL, pkt->dport);
+		return;
+	}
+	dump_fmt_addr(pkt->family, pkt->src, pkt->sport, a, sizeof(a));
+	print_string(PRINT_FP, NULL, "%s > ", a);
+	dump_fmt_addr(pkt->family, pkt->dst, pkt->dport, a, sizeof(a));
+	print_string(PRINT_FP, NULL, "%s ", a);
+}
+
+static void print_end(void)
+{
+	close_json_object();
+	print_nl();
+}
+
+/**
+ * dump_print_hex() - the -x hex dump of payload bytes
+ * @p: the bytes
+ * @len: their number
+ *
+ * Text: lines of 16 bytes as tcpdump -X prints them (offset, hex in
+ * groups of two bytes, ASCII). JSON: a member "hex", a string of two
+ * lower-case hex digits per byte.
+ */
+void dump_print_hex(const uint8_t *p, uint32_t len)
+{
+	static const char hx[] = "0123456789abcdef";
+	static char *buf;
+	static size_t bufsz;
+	uint32_t i, j;
+
+	if (is_json_context()) {
+		if (bufsz < 2 * (size_t)len + 1) {
+			char *n = realloc(buf, 2 * (size_t)len + 1);
+
+			if (!n)
+				return;
+			buf = n;
+			bufsz = 2 * (size_t)len + 1;
+		}
+		for (i = 0; i < len; i++) {
+			buf[2 * i] = hx[p[i] >> 4];
+			buf[2 * i + 1] = hx[p[i] & 15];
+		}
+		buf[2 * len] = '\0';
+		print_string(PRINT_JSON, "hex", NULL, buf);
+		return;
+	}
+	for (i = 0; i < len; i += 16) {
+		char line[96], *o = line;
+
+		o += sprintf(o, "\t0x%04x:  ", i);
+		for (j = 0; j < 16; j++) {
+			if (i + j < len) {
+				*o++ = hx[p[i + j] >> 4];
+				*o++ = hx[p[i + j] & 15];
+			} else {
+				*o++ = ' ';
+				*o++ = ' ';
+			}
+			if (j & 1)
+				*o++ = ' ';
+		}
+		*o++ = ' ';
+		for (j = 0; j < 16 && i + j < len; j++)
+			*o++ = p[i + j] >= 0x20 && p[i + j] < 0x7f ?
+			       (char)p[i + j] : '.';
+		*o = '\0';
+		print_string(PRINT_FP, NULL, "\n%s", line);
+	}
+}
+
+/* Flag names: JSON an array (always), text " label [a,b]" when set.
+ * Bits without a name show as their value, "0x04".
+ */
+static void print_flags(const char *key, const char *label, uint8_t v,
+			const struct dump_flag_name *names)
+{
+	char buf[160], unk[8];
+	size_t n = 0;
+	uint8_t bit;
+	int i;
+
+	if (is_json_context())
+		open_json_array(PRINT_JSON, key);
+	buf[0] = '\0';
+	for (bit = 0x80; bit; bit >>= 1) {
+		const char *name = NULL;
+
+		if (!(v & bit))
+			continue;
+		for (i = 0; names[i].name; i++)
+			if (names[i].bit == bit)
+				name = names[i].name;
+		if (!name) {
+			snprintf(unk, sizeof(unk), "0x%02x", bit);
+			name = unk;
+		}
+		if (is_json_context())
+			print_string(PRINT_JSON, NULL, NULL, name);
+		else
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      n ? "," : "", name);
+	}
+	if (is_json_context()) {
+		close_json_array(PRINT_JSON, NULL);
+	} else if (v) {
+		print_string(PRINT_FP, NULL, " %s", label);
+		print_string(PRINT_FP, NULL, " [%s]", buf);
+	}
+}
+
+static void print_cursor(const char *key, uint16_t wrap, uint32_t count)
+{
+	if (is_json_context()) {
+		open_json_object(key);
+		print_uint(PRINT_JSON, "wrap", NULL, wrap);
+		print_uint(PRINT_JSON, "count", NULL, count);
+		close_json_object();
+	} else {
+		print_string(PRINT_FP, NULL, " %s", key);
+		print_uint(PRINT_FP, NULL, " %u", wrap);
+		print_uint(PRINT_FP, NULL, ":%u", count);
+	}
+}
+
+static void print_cdc(struct dump_ctx *c, const struct dump_cdc *cdc)
+{
+	char buf[12];
+
+	open_json_object("cdc");
+	print_string(PRINT_FP, NULL, "%s", " cdc");
+	if (!cdc->smcd) {
+		print_uint(PRINT_ANY, "seqno", " seqno %u", cdc->seqno);
+		snprintf(buf, sizeof(buf), "0x%08x", cdc->token);
+		print_string(PRINT_ANY, "token", " alert-token %s", buf);
+	}
+	print_cursor("prod", cdc->prod_wrap, cdc->prod_count);
+	print_cursor("cons", cdc->cons_wrap, cdc->cons_count);
+	print_flags("prod_flags", "flags", cdc->prod_flags,
+		    dump_prod_flag_names);
+	print_flags("conn_state_flags", "state", cdc->conn_state_flags,
+		    dump_conn_state_flag_names);
+	if (c->details || is_json_context()) {
+		print_hex(PRINT_ANY, "msg_type", " type 0x%02x", cdc->type);
+		if (cdc->smcd)
+			print_hex(PRINT_ANY, "prod_cursor_flags",
+				  " prod-cursor-flags 0x%04x",
+				  cdc->smcd_prod_flags2);
+		else
+			print_uint(PRINT_ANY, "msg_len", " cdc-len %u", cdc->len);
+		print_hex(PRINT_ANY, "prod_flags_raw", " flags-raw 0x%02x",
+			  cdc->prod_flags);
+		print_hex(PRINT_ANY, "conn_state_flags_raw",
+			  " state-raw 0x%02x", cdc->conn_state_flags);
+	}
+	close_json_object();
+}
+
+static const char *mode_name(uint8_t mode)
+{
+	if (mode == SMC_DUMP_MODE_SMCR)
+		return "smcr";
+	if (mode == SMC_DUMP_MODE_SMCD)
+		return "smcd";
+	return NULL;
+}
+
+static void print_mode(uint8_t mode)
+{
+	const char *m = mode_name(mode);
+
+	if (m)
+		print_string(PRINT_JSON, "mode", NULL, m);
+	else
+		print_uint(PRINT_JSON, "mode", NULL, mode);
+	if (mode == SMC_DUMP_MODE_SMCR)
+		print_string(PRINT_FP, NULL, "%s ", "SMC-R");
+	else if (mode == SMC_DUMP_MODE_SMCD)
+		print_string(PRINT_FP, NULL, "%s ", "SMC-D");
+	else
+		print_uint(PRINT_FP, NULL, "mode-%u ", mode);
+}
+
+static void print_error(const char *err)
+{
+	print_string(PRINT_ANY, "error", "malformed: %s", err);
+}
+
+/* A record whose whole header was decoded (level 2), or a legacy one. */
+static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
+			 const struct dump_pkt *pkt, const struct dump_rec *r,
+			 const struct dump_cdc *cdc, const char *err)
+{
+	char buf[24];
+
+	print_head(c, sec, nsec);
+	print_mode(r->mode);
+	if (r->legacy) {
+		print_addrs(pkt);
+		print_string(PRINT_ANY, "type", "%s", "legacy");
+		print_uint(PRINT_ANY, "hdr_ver", " hdr_ver %u", r->hdr_ver);
+		print_uint(PRINT_ANY, "smc_ver", " smc_ver %u", r->smc_ver);
+		if (r->type == SMC_DUMP_TYPE_RAW)
+			print_string(PRINT_ANY, "rec_type", " type %s", "data");
+		else if (r->type == SMC_DUMP_TYPE_CDC)
+			print_string(PRINT_ANY, "rec_type", " type %s", "cdc");
+		else
+			print_uint(PRINT_ANY, "rec_type", " type %u", r->type);
+		print_uint(PRINT_ANY, "len", " len %u", r->len);
+		print_uint(PRINT_ANY, "raw_len", " raw %u", r->payload_wire_len);
+		if (r->cap_trunc)
+			print_uint(PRINT_ANY, "cap_len", " captured %u",
+				   r->payload_len);
+		else
+			print_uint(PRINT_JSON, "cap_len", NULL, r->payload_len);
+		if (err)
+			print_error(err);
+		if (c->hex)
+			dump_print_hex(r->payload, r->payload_len);
+		print_end();
+		return;
+	}
+	print_string(PRINT_ANY, "dir", "%s ",
+		     r->flags & SMC_DUMP_F_RX ? "rx" : "tx");
+	print_addrs(pkt);
+	snprintf(buf, sizeof(buf), "0x%08x", r->token);
+	print_string(PRINT_ANY, "token", "token %s", buf);
+	if (r->type == SMC_DUMP_TYPE_RAW) {
+		print_string(PRINT_ANY, "type", " %s", "data");
+	} else if (r->type == SMC_DUMP_TYPE_CDC) {
+		print_string(PRINT_JSON, "type", NULL, "cdc");
+	} else {
+		print_uint(PRINT_ANY, "type", " type %u", r->type);
+	}
+	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "seq", " seq %u",
+		   r->seq);
+	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "hdr_ver",
+		   " hdr_ver %u", r->hdr_ver);
+	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "smc_ver",
+		   " smc_ver %u", r->smc_ver);
+	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "hdr_len",
+		   " hdr_len %u", r->hdr_len);
+	print_hex(c->details ? PRINT_ANY : PRINT_JSON, "flags",
+		  " flags 0x%02x", r->flags);
+	if (r->type != SMC_DUMP_TYPE_CDC || c->details || is_json_context())
+		print_u64(PRINT_ANY, "offset", " offset %" PRIu64, r->offset);
+	if (r->type != SMC_DUMP_TYPE_CDC || c->details || is_json_context())
+		print_uint(PRINT_ANY, "len", " len %u", r->payload_wire_len);
+	print_uint(r->flags & SMC_DUMP_F_TRUNC || c->details ? PRINT_ANY :
+		   PRINT_JSON, "orig_len", " orig_len %u", r->orig_len);
+	print_bool(PRINT_JSON, "truncated", NULL, r->flags & SMC_DUMP_F_TRUNC);
+	if (r->flags & SMC_DUMP_F_TRUNC)
+		print_string(PRINT_FP, NULL, "%s", " truncated");
+	print_uint(r->cap_trunc ? PRINT_ANY : PRINT_JSON, "cap_len",
+		   " captured %u", r->payload_len);
+	if (cdc)
+		print_cdc(c, cdc);
+	if (err) {
+		print_string(PRINT_FP, NULL, "%s", " ");
+		print_error(err);
+	}
+	if (c->hex)
+		dump_print_hex(r->payload, r->payload_len);
+	print_end();
+}
+
+/* A frame that could not be decoded far enough for print_record(). */
+static void print_malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
+			    const struct dump_pkt *pkt, const char *err)
+{
+	print_head(c, sec, nsec);
+	if (pkt && pkt->family)
+		print_addrs(pkt);
+	print_string(PRINT_JSON, "type", NULL, "malformed");
+	print_error(err);
+	print_end();
+}
+
+/**
+ * dump_report_malformed() - report a frame that cannot be decoded
+ * @c: the run
+ * @ts_sec: frame time, seconds
+ * @ts_nsec: frame time, nanoseconds
+ * @why: the reason
+ *
+ * Counts it. read prints it among the records (with the frame number);
+ * follow and stats print "smc dump: frame N: reason" on stderr.
+ */
+void dump_report_malformed(struct dump_ctx *c, long long ts_sec,
+			   uint32_t ts_nsec, const char *why)
+{
+	c->cnt[DUMP_CNT_MALFORMED]++;
+	if (c->cmd == DUMP_CMD_READ)
+		print_malformed(c, ts_sec, ts_nsec, NULL, why);
+	else
+		fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n", c->frame,
+			why);
+}
+
+static void malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
+		      const struct dump_pkt *pkt, const char *why)
+{
+	c->cnt[DUMP_CNT_MALFORMED]++;
+	if (c->cmd == DUMP_CMD_READ)
+		print_malformed(c, sec, nsec, pkt, why);
+	else
+		fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n", c->frame,
+			why);
+}
+
+/* The link a frame came over: its source MAC (Ethernet), interface
+ * index (Linux cooked v2), source address (cooked v1) or none (raw IP).
+ */
+static size_t link_key(const struct dump_ctx *c, const struct dump_pkt *pkt,
+		       uint8_t *key)
+{
+	if (c->dlt == DLT_LINUX_SLL2 && pkt->has_ifindex) {
+		key[0] = (uint8_t)(pkt->ifindex >> 24);
+		key[1] = (uint8_t)(pkt->ifindex >> 16);
+		key[2] = (uint8_t)(pkt->ifindex >> 8);
+		key[3] = (uint8_t)pkt->ifindex;
+		return 4;
+	}
+	memcpy(key, pkt->l2_addr, pkt->l2_addr_len);
+	return pkt->l2_addr_len;
+}
+
+static struct dump_link *link_find(struct dump_ctx *c,
+				   const struct dump_pkt *pkt, bool create)
+{
+	uint8_t key[12];
+	size_t n = link_key(c, pkt, key), i;
+	struct dump_link *l;
+
+	for (i = 0; i < c->nlinks; i++)
+		if (c->links[i].key_len == n &&
+		    !memcmp(c->links[i].key, key, n))
+			return &c->links[i];
+	if (!create || c->nlinks == DUMP_MAX_LINKS)
+		return NULL;
+	l = &c->links[c->nlinks++];
+	memset(l, 0, sizeof(*l));
+	memcpy(l->key, key, n);
+	l->key_len = (uint8_t)n;
+	return l;
+}
+
+/* Sequence numbers of the link's records: gaps are lost records. */
+static void link_seq(struct dump_ctx *c, const struct dump_pkt *pkt,
+		     uint32_t seq)
+{
+	struct dump_link *l = link_find(c, pkt, true);
+	uint32_t d;
+
+	if (!l)
+		return;
+	if (!l->records++) {
+		l->first_seq = seq;
+	} else if (seq != l->next_seq) {
+		d = seq - l->next_seq;
+		if (d < 0x80000000u) {
+			l->gaps++;
+			l->lost += d;
+		} else {
+			l->reordered++;
+			return;	/* keep expecting the higher number */
+		}
+	}
+	l->next_seq = seq + 1;
+}
+
+static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
+		       const struct dump_pkt *pkt, bool cand)
+{
+	struct dump_cdc cdc, *pcdc = NULL;
+	char err[DUMP_ERRLEN];
+	struct dump_rec r;
+	int rc;
+
+	if (!(pkt->data_len >= 4 && get_be32(pkt->data) == SMC_DUMP_MAGIC) &&
+	    !cand) {
+		c->cnt[DUMP_CNT_SKIPPED]++;
+		return;
+	}
+	c->cnt[DUMP_CNT_RECORDS]++;
+	if (pkt->fragment) {
+		malformed(c, sec, nsec, pkt, "record in an IP fragment");
+		return;
+	}
+	rc = dump_parse_record(pkt->data, pkt->data_len, pkt->data_wire_len,
+			       &r, err, sizeof(err));
+	if (r.legacy) {
+		if (rc == DUMP_OK)
+			c->cnt[DUMP_CNT_LEGACY]++;
+		else
+			c->cnt[DUMP_CNT_MALFORMED]++;
+		if (c->cmd == DUMP_CMD_READ)
+			print_record(c, sec, nsec, pkt, &r, NULL,
+				     rc == DUMP_OK ? NULL : err);
+		else if (rc != DUMP_OK)
+			fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n",
+				c->frame, err);
+		return;
+	}
+	if (r.level < 2) {
+		malformed(c, sec, nsec, pkt, err);
+		return;
+	}
+	if (rc == DUMP_OK && r.type == SMC_DUMP_TYPE_CDC) {
+		if (r.cap_trunc) {
+			snprintf(err, sizeof(err),
+				 "CDC message cut by the capture snaplen (%u of %u bytes)",
+				 r.payload_len, r.payload_wire_len);
+			rc = DUMP_BAD;
+		} else {
+			rc = dump_parse_cdc(r.payload, r.payload_len,
+					    r.mode == SMC_DUMP_MODE_SMCD,
+					    c->cdc_big_endian, &cdc, err,
+					    sizeof(err));
+			if (r.payload_len >= (r.mode == SMC_DUMP_MODE_SMCD ?
+					      DUMP_CDC_D_LEN : DUMP_CDC_R_LEN))
+				pcdc = &cdc;
+		}
+	}
+	if (rc == DUMP_OK) {
+		c->cnt[r.type == SMC_DUMP_TYPE_CDC ? DUMP_CNT_CDC :
+						     DUMP_CNT_DATA]++;
+		link_seq(c, pkt, r.seq);
+		if (c->track)
+			dump_track_record(c->track, pkt, &r, pcdc);
+	} else {
+		c->cnt[DUMP_CNT_MALFORMED]++;
+	}
+	if (c->cmd == DUMP_CMD_READ)
+		print_record(c, sec, nsec, pkt, &r, pcdc,
+			     rc == DUMP_OK ? NULL : err);
+	else if (rc != DUMP_OK)
+		fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n", c->frame,
+			err);
+}
+
+static void decode_tcp(struct dump_ctx *c, long long sec, uint32_t nsec,
+		       const struct dump_pkt *pkt)
+{
+	bool read = c->cmd == DUMP_CMD_READ, incomplete, any = false;
+	uint32_t off = 0, used;
+	char err[DUMP_ERRLEN];
+	int rc;
+
+	if (pkt->tcp_flags & DUMP_TCP_SYN) {
+		c->cnt[DUMP_CNT_SYN]++;
+		if (read) {
+			bool ack = pkt->tcp_flags & DUMP_TCP_ACK;
+
+			print_head(c, sec, nsec);
+			print_string(PRINT_FP, NULL, "%s ", "TCP");
+			print_addrs(pkt);
+			print_string(PRINT_JSON, "type", NULL, "tcp");
+			print_string(PRINT_ANY, "tcp_flags", "%s",
+				     ack ? "SYN-ACK" : "SYN");
+			print_bool(PRINT_JSON, "smc_option", NULL,
+				   pkt->tcp_smc_opt);
+			print_string(PRINT_FP, NULL, " %s",
+				     pkt->tcp_smc_opt ? "smc" : "no-smc");
+			print_end();
+		}
+		return;
+	}
+	while (pkt->data_len - off >= 4 &&
+	       dump_clc_is_eyecatcher(pkt->data + off)) {
+		any = true;
+		c->cnt[DUMP_CNT_CLC]++;
+		if (read) {
+			print_head(c, sec, nsec);
+			print_addrs(pkt);
+			print_string(PRINT_JSON, "type", NULL, "clc");
+		}
+		rc = dump_decode_clc(c, pkt->data + off, pkt->data_len - off,
+				     !read, &used, &incomplete, err,
+				     sizeof(err));
+		if (rc != DUMP_OK)
+			c->cnt[DUMP_CNT_MALFORMED]++;
+		if (read) {
+			if (rc != DUMP_OK) {
+				print_string(PRINT_FP, NULL, "%s", " ");
+				print_error(err);
+			}
+			if (c->hex)
+				dump_print_hex(pkt->data + off, used);
+			print_end();
+		} else if (rc != DUMP_OK) {
+			fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n",
+				c->frame, err);
+		}
+		off += used;
+		if (!used || incomplete)
+			break;
+	}
+	if (!any)
+		c->cnt[DUMP_CNT_SKIPPED]++;
+}
+
+/**
+ * dump_decode_frame() - decode one captured frame
+ * @c: the run; c->frame is advanced first
+ * @ts_sec: capture time, seconds since the epoch
+ * @ts_nsec: capture time, nanoseconds (0..999999999)
+ * @data: the frame as captured
+ * @caplen: bytes at @data
+ *
+ * UDP payloads that start with the SMC dump magic are records; so is
+ * any UDP payload of a frame from an smc-dummy link (Ethernet with equal
+ * source and destination MAC, or a cooked-capture interface that already
+ * carried records), where a wrong magic makes it malformed. Other UDP is
+ * skipped. TCP: SYN and SYN-ACK are shown with their SMC option status,
+ * and payloads that start with a CLC eyecatcher are decoded as CLC.
+ */
+void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
+		       uint32_t ts_nsec, const uint8_t *data,
+		       uint32_t caplen)
+{
+	char err[DUMP_ERRLEN];
+	struct dump_pkt pkt;
+	bool cand;
+	int rc;
+
+	c->frame++;
+	c->cnt[DUMP_CNT_FRAMES]++;
+	rc = dump_parse_frame(c->dlt, data, caplen, &pkt, err, sizeof(err));
+	if (rc == DUMP_SKIP) {
+		c->cnt[DUMP_CNT_SKIPPED]++;
+		return;
+	}
+	cand = pkt.l2_self ||
+	       ((c->dlt == DLT_LINUX_SLL || c->dlt == DLT_LINUX_SLL2) &&
+		link_find(c, &pkt, false));
+	if (rc == DUMP_BAD) {
+		if (cand && pkt.l4 != DUMP_L4_TCP) {
+			c->cnt[DUMP_CNT_RECORDS]++;
+			malformed(c, ts_sec, ts_nsec, &pkt, err);
+		} else {
+			c->cnt[DUMP_CNT_SKIPPED]++;
+		}
+		return;
+	}
+	if (pkt.l4 == DUMP_L4_UDP) {
+		decode_udp(c, ts_sec, ts_nsec, &pkt, cand);
+	} else if (pkt.l4 == DUMP_L4_TCP) {
+		decode_tcp(c, ts_sec, ts_nsec, &pkt);
+	} else if (pkt.fragment && cand) {
+		c->cnt[DUMP_CNT_RECORDS]++;
+		malformed(c, ts_sec, ts_nsec, &pkt, "record in an IP fragment");
+	} else {
+		c->cnt[DUMP_CNT_SKIPPED]++;
+	}
+}

@@ -1,0 +1,901 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smc dump follow and stats: connections, their two byte streams, and
+ * what is missing from them.
+ *
+ * A connection is its mode (SMC-R or SMC-D), the token of the records
+ * (the local alert token) and the addresses and ports of its TCP socket.
+ * Each direction (tx: sent by the capturing host, rx: received) is a
+ * byte stream; a data record covers [offset, offset + orig_len) of it
+ * and carries the first captured bytes of that range. Two interval sets
+ * per stream keep what was seen (orig_len) and what was captured: the
+ * gaps of the captured set inside the seen span are holes where no
+ * record covered them (lost records) and truncation where a record
+ * covered them without its bytes (snaplen).
+ *
+ * follow writes each stream to DIR/<mode>-<token>-<tx|rx>.bin, byte i of
+ * the file being stream byte start + i, where start is the offset of the
+ * stream's first data record (0 when the capture saw the connection
+ * begin). Bytes never captured stay zero (sparse).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <pcap/pcap.h>
+
+#include "dump.h"
+#include "json_print.h"
+
+#ifndef DLT_LINUX_SLL2
+#define DLT_LINUX_SLL2	276
+#endif
+
+#define MAX_RANGES	1000	/* ranges listed per kind and stream */
+
+struct range {
+	uint64_t s;
+	uint64_t e;
+};
+
+/* Disjoint, non-adjacent half-open ranges sorted by start. */
+struct ivset {
+	struct range *v;
+	size_t n;
+	size_t cap;
+};
+
+struct ovl {
+	uint64_t s;
+	uint64_t e;
+	int same;	/* 1 same bytes, 0 different, -1 not compared */
+};
+
+struct stream {
+	uint64_t records;
+	uint64_t data;
+	uint64_t cdc;
+	uint64_t bytes;		/* captured payload bytes */
+	uint64_t trunc;		/* records missing bytes */
+	uint64_t trunc_bytes;
+	uint64_t overlaps;	/* overlapping ranges */
+	uint64_t overlap_bytes;
+	uint64_t overlap_diff;	/* overlapping ranges with other bytes */
+	struct ovl *ovl;	/* the first MAX_RANGES overlaps */
+	size_t novl;
+	struct ivset have;	/* captured bytes */
+	struct ivset seen;	/* bytes covered by records */
+	bool has_base;
+	uint64_t base;		/* stream offset of file byte 0 */
+	uint64_t before_base;	/* records below base, not written */
+	bool has_seqno;
+	uint16_t next_seqno;	/* SMC-R CDC seqno expected next */
+	uint64_t cdc_seq_gaps;
+	uint64_t cdc_lost;
+	char *path;
+	int fd;
+	bool created;
+	int werr;		/* errno of the first failed write */
+};
+
+struct conn {
+	struct conn *hnext;	/* hash chain */
+	struct conn *next;	/* in order of appearance */
+	uint8_t mode;
+	uint32_t token;
+	int family;
+	uint8_t laddr[16];
+	uint8_t raddr[16];
+	uint16_t lport;
+	uint16_t rport;
+	unsigned int dup;	/* earlier connections with mode and token */
+	struct stream s[2];	/* 0 tx, 1 rx */
+};
+
+struct dump_track {
+	char *dir;
+	struct conn **hash;
+	size_t hsize;
+	size_t nconn;
+	struct conn *first;
+	struct conn *last;
+	bool nomem;
+};
+
+static int ivset_grow(struct ivset *set)
+{
+	size_t cap = set->cap ? set->cap * 2 : 8;
+	struct range *v = realloc(set->v, cap * sizeof(*v));
+
+	if (!v)
+		return -1;
+	set->v = v;
+	set->cap = cap;
+	return 0;
+}
+
+typedef void (*ovl_cb)(void *arg, uint64_t s, uint64_t e);
+
+/* Add [s, e), s < e. @cb (may be NULL) sees each part already present. */
+static int ivset_add(struct ivset *set, uint64_t s, uint64_t e, ovl_cb cb,
+		     void *arg)
+{
+	size_t lo = 0, hi = set->n, i, j;
+	struct range *last;
+	uint64_t ns = s, ne = e;
+
+	if (set->n) {
+		last = &set->v[set->n - 1];
+		if (s >= last->s && s <= last->e) {
+			if (s < last->e && cb)
+				cb(arg, s, e < last->e ? e : last->e);
+			if (e > last->e)
+				last->e = e;
+			return 0;
+		}
+	}
+	/* the first range that ends at or after s */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (set->v[mid].e < s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	i = lo;
+	for (j = i; j < set->n && set->v[j].s <= e; j++) {
+		uint64_t os = s > set->v[j].s ? s : set->v[j].s;
+		uint64_t oe = e < set->v[j].e ? e : set->v[j].e;
+
+		if (cb && os < oe)
+			cb(arg, os, oe);
+		if (set->v[j].s < ns)
+			ns = set->v[j].s;
+		if (set->v[j].e > ne)
+			ne = set->v[j].e;
+	}
+	if (j == i) {
+		if (set->n == set->cap && ivset_grow(set))
+			return -1;
+		memmove(set->v + i + 1, set->v + i,
+			(set->n - i) * sizeof(*set->v));
+		set->n++;
+	} else {
+		memmove(set->v + i + 1, set->v + j,
+			(set->n - j) * sizeof(*set->v));
+		set->n -= j - i - 1;
+	}
+	set->v[i].s = ns;
+	set->v[i].e = ne;
+	return 0;
+}
+
+/**
+ * dump_track_new() - start tracking connections
+ * @dir: follow: the directory for the stream files, created when missing;
+ *	stats: NULL
+ *
+ * Return: the tracker, or NULL with errno set (no memory, or @dir cannot
+ * be created or is not a directory).
+ */
+struct dump_track *dump_track_new(const char *dir)
+{
+	struct dump_track *t = calloc(1, sizeof(*t));
+	struct stat st;
+
+	if (!t)
+		return NULL;
+	t->hsize = 256;
+	t->hash = calloc(t->hsize, sizeof(*t->hash));
+	if (!t->hash)
+		goto fail;
+	if (dir) {
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			goto fail;
+		if (stat(dir, &st))
+			goto fail;
+		if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			goto fail;
+		}
+		t->dir = strdup(dir);
+		if (!t->dir)
+			goto fail;
+	}
+	return t;
+fail:
+	free(t->hash);
+	free(t);
+	return NULL;
+}
+
+static size_t conn_hash(uint8_t mode, uint32_t token, const uint8_t *l,
+			const uint8_t *r, uint16_t lp, uint16_t rp)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+	int i;
+
+	h = (h ^ mode) * 1099511628211ull;
+	h = (h ^ token) * 1099511628211ull;
+	h = (h ^ lp) * 1099511628211ull;
+	h = (h ^ rp) * 1099511628211ull;
+	for (i = 0; i < 16; i++) {
+		h = (h ^ l[i]) * 1099511628211ull;
+		h = (h ^ r[i]) * 1099511628211ull;
+	}
+	return (size_t)(h ^ (h >> 32));
+}
+
+static void rehash(struct dump_track *t)
+{
+	size_t n = t->hsize * 2, i;
+	struct conn **h = calloc(n, sizeof(*h)), *c;
+
+	if (!h)
+		return;	/* keep the longer chains */
+	for (c = t->first; c; c = c->next) {
+		i = conn_hash(c->mode, c->token, c->laddr, c->raddr, c->lport,
+			      c->rport) & (n - 1);
+		c->hnext = h[i];
+		h[i] = c;
+	}
+	free(t->hash);
+	t->hash = h;
+	t->hsize = n;
+}
+
+static struct conn *conn_get(struct dump_track *t, const struct dump_pkt *pkt,
+			     const struct dump_rec *r)
+{
+	bool rx = r->flags & SMC_DUMP_F_RX;
+	const uint8_t *l = rx ? pkt->dst : pkt->src;
+	const uint8_t *rm = rx ? pkt->src : pkt->dst;
+	uint16_t lp = rx ? pkt->dport : pkt->sport;
+	uint16_t rp = rx ? pkt->sport : pkt->dport;
+	uint8_t la[16] = { 0 }, ra[16] = { 0 };
+	size_t alen = pkt->family == AF_INET6 ? 16 : 4, i;
+	struct conn *c;
+
+	memcpy(la, l, alen);
+	memcpy(ra, rm, alen);
+	i = conn_hash(r->mode, r->token, la, ra, lp, rp) & (t->hsize - 1);
+	for (c = t->hash[i]; c; c = c->hnext)
+		if (c->mode == r->mode && c->token == r->token &&
+		    c->family == pkt->family && c->lport == lp &&
+		    c->rport == rp && !memcmp(c->laddr, la, 16) &&
+		    !memcmp(c->raddr, ra, 16))
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		t->nomem = true;
+		return NULL;
+	}
+	c->mode = r->mode;
+	c->token = r->token;
+	c->family = pkt->family;
+	memcpy(c->laddr, la, 16);
+	memcpy(c->raddr, ra, 16);
+	c->lport = lp;
+	c->rport = rp;
+	c->s[0].fd = -1;
+	c->s[1].fd = -1;
+	for (struct conn *o = t->first; o; o = o->next)
+		if (o->mode == c->mode && o->token == c->token)
+			c->dup++;
+	c->hnext = t->hash[i];
+	t->hash[i] = c;
+	if (t->last)
+		t->last->next = c;
+	else
+		t->first = c;
+	t->last = c;
+	if (++t->nconn > t->hsize)
+		rehash(t);
+	return c;
+}
+
+/* Close every file; they are opened again without O_TRUNC when needed. */
+static void close_all(struct dump_track *t)
+{
+	struct conn *c;
+	int d;
+
+	for (c = t->first; c; c = c->next)
+		for (d = 0; d < 2; d++)
+			if (c->s[d].fd >= 0) {
+				close(c->s[d].fd);
+				c->s[d].fd = -1;
+			}
+}
+
+static int stream_fd(struct dump_track *t, struct conn *c, int dir)
+{
+	struct stream *s = &c->s[dir];
+	char name[64];
+	int flags, tries;
+
+	if (s->fd >= 0)
+		return s->fd;
+	if (!s->path) {
+		if (c->dup)
+			snprintf(name, sizeof(name), "%s-%08x-%u-%s.bin",
+				 c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
+				 c->token, c->dup + 1, dir ? "rx" : "tx");
+		else
+			snprintf(name, sizeof(name), "%s-%08x-%s.bin",
+				 c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
+				 c->token, dir ? "rx" : "tx");
+		if (asprintf(&s->path, "%s/%s", t->dir, name) < 0) {
+			s->path = NULL;
+			return -1;
+		}
+	}
+	flags = O_RDWR | O_CLOEXEC | (s->created ? 0 : O_CREAT | O_TRUNC);
+	for (tries = 0; tries < 2; tries++) {
+		s->fd = open(s->path, flags, 0644);
+		if (s->fd >= 0) {
+			s->created = true;
+			return s->fd;
+		}
+		if (errno != EMFILE && errno != ENFILE)
+			break;
+		close_all(t);
+	}
+	return -1;
+}
+
+static void stream_write(struct dump_track *t, struct conn *c, int dir,
+			 const uint8_t *p, uint32_t len, uint64_t pos)
+{
+	struct stream *s = &c->s[dir];
+	int fd;
+
+	if (s->werr)
+		return;
+	fd = stream_fd(t, c, dir);
+	if (fd < 0) {
+		s->werr = errno ? errno : EIO;
+		return;
+	}
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)pos);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			s->werr = n < 0 ? errno : EIO;
+			return;
+		}
+		p += n;
+		len -= (uint32_t)n;
+		pos += (uint64_t)n;
+	}
+}
+
+/* Compare the new bytes of an overlap with those already in the file. */
+struct ovl_arg {
+	struct dump_track *t;
+	struct conn *c;
+	int dir;
+	const uint8_t *p;	/* record payload */
+	uint64_t off;		/* its stream offset */
+};
+
+static int same_bytes(struct ovl_arg *a, uint64_t s, uint64_t e)
+{
+	struct stream *st = &a->c->s[a->dir];
+	uint8_t buf[4096];
+	int fd;
+
+	if (!a->t->dir || st->werr || s < st->base)
+		return -1;
+	fd = stream_fd(a->t, a->c, a->dir);
+	if (fd < 0)
+		return -1;
+	while (s < e) {
+		size_t n = e - s > sizeof(buf) ? sizeof(buf) : (size_t)(e - s);
+		ssize_t got = pread(fd, buf, n, (off_t)(s - st->base));
+
+		if (got != (ssize_t)n)
+			return -1;
+		if (memcmp(buf, a->p + (s - a->off), n))
+			return 0;
+		s += n;
+	}
+	return 1;
+}
+
+static void on_overlap(void *arg, uint64_t s, uint64_t e)
+{
+	struct ovl_arg *a = arg;
+	struct stream *st = &a->c->s[a->dir];
+	int same = same_bytes(a, s, e);
+
+	st->overlaps++;
+	st->overlap_bytes += e - s;
+	if (!same)
+		st->overlap_diff++;
+	if (st->novl < MAX_RANGES) {
+		if (!st->ovl) {
+			st->ovl = calloc(MAX_RANGES, sizeof(*st->ovl));
+			if (!st->ovl)
+				return;
+		}
+		st->ovl[st->novl].s = s;
+		st->ovl[st->novl].e = e;
+		st->ovl[st->novl].same = same;
+		st->novl++;
+	}
+}
+
+static void track_cdc_seqno(struct stream *s, const struct dump_cdc *cdc)
+{
+	uint16_t d;
+
+	if (!s->has_seqno) {
+		s->has_seqno = true;
+	} else if (cdc->seqno != s->next_seqno) {
+		d = (uint16_t)(cdc->seqno - s->next_seqno);
+		if (d == 0xffff)
+			return;		/* the same again (failover replay) */
+		if (d >= 0x8000)
+			return;		/* older */
+		s->cdc_seq_gaps++;
+		s->cdc_lost += d;
+	}
+	s->next_seqno = (uint16_t)(cdc->seqno + 1);
+}
+
+/**
+ * dump_track_record() - account a valid record
+ * @t: the tracker
+ * @pkt: the frame (addresses and ports)
+ * @r: the record (dump_parse_record() returned DUMP_OK, not legacy)
+ * @cdc: its CDC message when it is a valid CDC record, else NULL
+ *
+ * Data: the stream's interval sets are updated, overlaps noted (and in
+ * follow compared with the bytes written before), and the captured bytes
+ * written at their place. Errors (no memory, write failures) are kept
+ * and shown by dump_track_report().
+ */
+void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
+		       const struct dump_rec *r, const struct dump_cdc *cdc)
+{
+	int dir = r->flags & SMC_DUMP_F_RX ? 1 : 0;
+	struct conn *c = conn_get(t, pkt, r);
+	struct ovl_arg a;
+	struct stream *s;
+
+	if (!c)
+		return;
+	s = &c->s[dir];
+	s->records++;
+	if (r->type == SMC_DUMP_TYPE_CDC) {
+		s->cdc++;
+		if (cdc && !cdc->smcd)
+			track_cdc_seqno(s, cdc);
+		return;
+	}
+	s->data++;
+	s->bytes += r->payload_len;
+	if (r->payload_len < r->orig_len) {
+		s->trunc++;
+		s->trunc_bytes += r->orig_len - r->payload_len;
+	}
+	if (!s->has_base) {
+		s->has_base = true;
+		s->base = r->offset;
+	}
+	if (r->orig_len && ivset_add(&s->seen, r->offset,
+				     r->offset + r->orig_len, NULL, NULL))
+		t->nomem = true;
+	if (!r->payload_len)
+		return;
+	a.t = t;
+	a.c = c;
+	a.dir = dir;
+	a.p = r->payload;
+	a.off = r->offset;
+	if (ivset_add(&s->have, r->offset, r->offset + r->payload_len,
+		      on_overlap, &a))
+		t->nomem = true;
+	if (!t->dir)
+		return;
+	if (r->offset < s->base) {
+		s->before_base++;
+		return;
+	}
+	stream_write(t, c, dir, r->payload, r->payload_len,
+		     r->offset - s->base);
+}
+
+/* ---- report ---- */
+
+/* Holes and truncated parts of a stream: the gaps of @have inside the
+ * span of @seen, split by @seen. @cb gets each; returns nothing.
+ */
+typedef void (*gap_cb)(void *arg, bool trunc, uint64_t s, uint64_t e);
+
+static void walk_gaps(const struct stream *st, gap_cb cb, void *arg)
+{
+	const struct ivset *h = &st->have, *sn = &st->seen;
+	uint64_t start, end, pos;
+	size_t i = 0, k = 0;
+
+	if (!sn->n)
+		return;
+	start = sn->v[0].s;
+	end = sn->v[sn->n - 1].e;
+	if (h->n && h->v[0].s < start)
+		start = h->v[0].s;
+	pos = start;
+	for (;;) {
+		uint64_t gs = pos, ge;
+
+		/* next captured range at or after pos */
+		while (i < h->n && h->v[i].e <= pos)
+			i++;
+		if (i < h->n && h->v[i].s <= pos) {
+			pos = h->v[i].e;
+			continue;
+		}
+		ge = i < h->n ? h->v[i].s : end;
+		if (ge > end)
+			ge = end;
+		if (gs >= ge)
+			break;
+		/* split [gs, ge) into seen (truncated) and unseen (hole) */
+		while (gs < ge) {
+			while (k < sn->n && sn->v[k].e <= gs)
+				k++;
+			if (k < sn->n && sn->v[k].s <= gs) {
+				uint64_t e = sn->v[k].e < ge ? sn->v[k].e : ge;
+
+				cb(arg, true, gs, e);
+				gs = e;
+			} else {
+				uint64_t e = k < sn->n && sn->v[k].s < ge ?
+					     sn->v[k].s : ge;
+
+				cb(arg, false, gs, e);
+				gs = e;
+			}
+		}
+		pos = ge;
+		if (pos >= end)
+			break;
+	}
+}
+
+struct gap_sum {
+	uint64_t holes;
+	uint64_t hole_bytes;
+	uint64_t truncs;
+	uint64_t trunc_bytes;
+	bool list;		/* print the ranges */
+	bool want_trunc;	/* which kind to list now */
+	uint64_t listed;
+};
+
+static void sum_gap(void *arg, bool trunc, uint64_t s, uint64_t e)
+{
+	struct gap_sum *g = arg;
+
+	if (trunc) {
+		g->truncs++;
+		g->trunc_bytes += e - s;
+	} else {
+		g->holes++;
+		g->hole_bytes += e - s;
+	}
+}
+
+static void print_range(uint64_t s, uint64_t e, const char *label)
+{
+	open_json_object(NULL);
+	print_u64(PRINT_JSON, "start", NULL, s);
+	print_u64(PRINT_JSON, "end", NULL, e);
+	print_u64(PRINT_JSON, "len", NULL, e - s);
+	if (!is_json_context())
+		printf("\n\t\t%s %" PRIu64 "-%" PRIu64 " (%" PRIu64 " bytes)",
+		       label, s, e, e - s);
+	close_json_object();
+}
+
+static void list_gap(void *arg, bool trunc, uint64_t s, uint64_t e)
+{
+	struct gap_sum *g = arg;
+
+	if (trunc != g->want_trunc || g->listed >= MAX_RANGES)
+		return;
+	g->listed++;
+	print_range(s, e, trunc ? "truncated" : "hole");
+}
+
+static void print_ranges(const struct stream *st, bool trunc, uint64_t n)
+{
+	struct gap_sum g = { .want_trunc = trunc };
+
+	open_json_array(PRINT_JSON, trunc ? "truncated_ranges" : "hole_ranges");
+	walk_gaps(st, list_gap, &g);
+	close_json_array(PRINT_JSON, NULL);
+	if (n > MAX_RANGES && !is_json_context())
+		printf("\n\t\t... %" PRIu64 " more %s ranges",
+		       n - MAX_RANGES, trunc ? "truncated" : "hole");
+}
+
+struct totals {
+	uint64_t bytes;
+	uint64_t holes;
+	uint64_t hole_bytes;
+	uint64_t truncs;
+	uint64_t trunc_bytes;
+	uint64_t overlaps;
+	uint64_t overlap_bytes;
+	uint64_t cdc_seq_gaps;
+	uint64_t files;
+	uint64_t werrs;
+};
+
+static void print_stream(const struct dump_track *t, const struct stream *st,
+			 int dir, struct totals *tot)
+{
+	struct gap_sum g = { 0 };
+	const char *name = dir ? "rx" : "tx";
+	uint64_t start = 0, end = 0;
+	size_t i;
+
+	walk_gaps(st, sum_gap, &g);
+	if (st->seen.n) {
+		start = st->seen.v[0].s;
+		end = st->seen.v[st->seen.n - 1].e;
+	}
+	tot->bytes += st->bytes;
+	tot->holes += g.holes;
+	tot->hole_bytes += g.hole_bytes;
+	tot->truncs += st->trunc;
+	tot->trunc_bytes += st->trunc_bytes;
+	tot->overlaps += st->overlaps;
+	tot->overlap_bytes += st->overlap_bytes;
+	tot->cdc_seq_gaps += st->cdc_seq_gaps;
+
+	open_json_object(name);
+	print_string(PRINT_FP, NULL, "\n\t%s", name);
+	if (t->dir) {
+		const char *base = st->path ? strrchr(st->path, '/') : NULL;
+
+		if (st->created)
+			tot->files++;
+		print_string(PRINT_ANY, "file", " %s",
+			     st->created && base ? base + 1 : "-");
+		print_u64(PRINT_ANY, "start", " start %" PRIu64,
+			  st->has_base ? st->base : 0);
+	} else {
+		print_u64(PRINT_ANY, "start", " start %" PRIu64, start);
+	}
+	print_u64(PRINT_ANY, "end", " end %" PRIu64, end);
+	print_u64(PRINT_ANY, "records", " records %" PRIu64, st->records);
+	print_u64(PRINT_ANY, "data", " data %" PRIu64, st->data);
+	print_u64(PRINT_ANY, "cdc", " cdc %" PRIu64, st->cdc);
+	print_u64(PRINT_ANY, "bytes", " bytes %" PRIu64, st->bytes);
+	print_u64(PRINT_ANY, "holes", " holes %" PRIu64, g.holes);
+	print_u64(PRINT_ANY, "hole_bytes", " (%" PRIu64 " bytes)",
+		  g.hole_bytes);
+	print_u64(PRINT_ANY, "truncated", " truncated %" PRIu64, st->trunc);
+	print_u64(PRINT_ANY, "truncated_bytes", " (%" PRIu64 " bytes)",
+		  st->trunc_bytes);
+	print_u64(PRINT_ANY, "overlaps", " overlaps %" PRIu64, st->overlaps);
+	print_u64(PRINT_ANY, "overlap_bytes", " (%" PRIu64 " bytes)",
+		  st->overlap_bytes);
+	print_u64(PRINT_ANY, "cdc_seq_gaps", " cdc-seq-gaps %" PRIu64,
+		  st->cdc_seq_gaps);
+	print_u64(PRINT_ANY, "cdc_lost", " (%" PRIu64 " lost)", st->cdc_lost);
+	if (t->dir) {
+		if (t->dir && st->overlaps)
+			print_u64(PRINT_ANY, "overlaps_differing",
+				  " differing %" PRIu64, st->overlap_diff);
+		else
+			print_u64(PRINT_JSON, "overlaps_differing", NULL,
+				  st->overlap_diff);
+		if (st->before_base)
+			print_u64(PRINT_ANY, "before_start",
+				  " before-start %" PRIu64, st->before_base);
+		else
+			print_u64(PRINT_JSON, "before_start", NULL, 0);
+		if (st->werr) {
+			tot->werrs++;
+			print_string(PRINT_ANY, "write_error",
+				     " write-error \"%s\"", strerror(st->werr));
+		}
+		print_ranges(st, false, g.holes);
+		print_ranges(st, true, g.truncs);
+		open_json_array(PRINT_JSON, "overlap_ranges");
+		for (i = 0; i < st->novl; i++) {
+			const struct ovl *o = &st->ovl[i];
+
+			open_json_object(NULL);
+			print_u64(PRINT_JSON, "start", NULL, o->s);
+			print_u64(PRINT_JSON, "end", NULL, o->e);
+			print_u64(PRINT_JSON, "len", NULL, o->e - o->s);
+			if (o->same >= 0)
+				print_bool(PRINT_JSON, "same", NULL, o->same);
+			else
+				print_null(PRINT_JSON, "same", NULL, NULL);
+			if (!is_json_context())
+				printf("\n\t\toverlap %" PRIu64 "-%" PRIu64
+				       " (%" PRIu64 " bytes, %s)", o->s, o->e,
+				       o->e - o->s, o->same > 0 ? "same" :
+				       o->same ? "not compared" : "differs");
+			close_json_object();
+		}
+		close_json_array(PRINT_JSON, NULL);
+	}
+	close_json_object();
+}
+
+static void fmt_link(const struct dump_ctx *c, const struct dump_link *l,
+		     char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	if (c->dlt == DLT_LINUX_SLL2 && l->key_len == 4) {
+		snprintf(buf, len, "ifindex %u", get_be32(l->key));
+		return;
+	}
+	if (!l->key_len) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < l->key_len && n + 4 < len; i++)
+		n += snprintf(buf + n, len - n, "%s%02x", i ? ":" : "",
+			      l->key[i]);
+}
+
+/**
+ * dump_track_report() - print what follow or stats found
+ * @t: the tracker
+ * @c: the run (counters, links, link type)
+ *
+ * Prints one entry per connection (both streams), one per smc-dummy
+ * link (record sequence gaps) and the totals; text or JSON.
+ *
+ * Return: 0, or 3 when follow could not write a stream file or memory
+ * ran out (the report says which).
+ */
+int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
+{
+	struct totals tot = { 0 };
+	uint64_t gaps = 0, lost = 0;
+	char a[INET6_ADDRSTRLEN + 8], buf[40];
+	struct conn *k;
+	size_t i;
+
+	open_json_object(NULL);
+	open_json_array(PRINT_JSON, "connections");
+	for (k = t->first; k; k = k->next) {
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "mode", "%s",
+			     k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr");
+		snprintf(buf, sizeof(buf), "0x%08x", k->token);
+		print_string(PRINT_ANY, "token", " token %s", buf);
+		if (is_json_context()) {
+			dump_fmt_ip(k->family, k->laddr, a, sizeof(a));
+			print_string(PRINT_JSON, "local", NULL, a);
+			print_uint(PRINT_JSON, "lport", NULL, k->lport);
+			dump_fmt_ip(k->family, k->raddr, a, sizeof(a));
+			print_string(PRINT_JSON, "peer", NULL, a);
+			print_uint(PRINT_JSON, "pport", NULL, k->rport);
+		} else {
+			dump_fmt_addr(k->family, k->laddr, k->lport, a,
+				      sizeof(a));
+			printf(" %s <->", a);
+			dump_fmt_addr(k->family, k->raddr, k->rport, a,
+				      sizeof(a));
+			printf(" %s", a);
+		}
+		print_stream(t, &k->s[0], 0, &tot);
+		print_stream(t, &k->s[1], 1, &tot);
+		close_json_object();
+		print_nl();
+	}
+	close_json_array(PRINT_JSON, NULL);
+
+	open_json_array(PRINT_JSON, "links");
+	for (i = 0; i < c->nlinks; i++) {
+		const struct dump_link *l = &c->links[i];
+
+		gaps += l->gaps;
+		lost += l->lost;
+		open_json_object(NULL);
+		fmt_link(c, l, buf, sizeof(buf));
+		print_string(PRINT_ANY, "link", "link %s", buf);
+		print_u64(PRINT_ANY, "records", " records %" PRIu64,
+			  l->records);
+		print_uint(PRINT_ANY, "first_seq", " first-seq %u",
+			   l->first_seq);
+		print_uint(PRINT_ANY, "next_seq", " next-seq %u", l->next_seq);
+		print_u64(PRINT_ANY, "seq_gaps", " seq-gaps %" PRIu64, l->gaps);
+		print_u64(PRINT_ANY, "lost", " lost %" PRIu64, l->lost);
+		print_u64(PRINT_ANY, "reordered", " reordered %" PRIu64,
+			  l->reordered);
+		close_json_object();
+		print_nl();
+	}
+	close_json_array(PRINT_JSON, NULL);
+
+	open_json_object("total");
+	print_string(PRINT_FP, NULL, "%s", "total:");
+	print_u64(PRINT_ANY, "frames", " frames %" PRIu64,
+		  c->cnt[DUMP_CNT_FRAMES]);
+	print_u64(PRINT_ANY, "records", " records %" PRIu64,
+		  c->cnt[DUMP_CNT_RECORDS]);
+	print_u64(PRINT_ANY, "data", " data %" PRIu64, c->cnt[DUMP_CNT_DATA]);
+	print_u64(PRINT_ANY, "cdc", " cdc %" PRIu64, c->cnt[DUMP_CNT_CDC]);
+	print_u64(PRINT_ANY, "legacy", " legacy %" PRIu64,
+		  c->cnt[DUMP_CNT_LEGACY]);
+	print_u64(PRINT_ANY, "clc", " clc %" PRIu64, c->cnt[DUMP_CNT_CLC]);
+	print_u64(PRINT_ANY, "syn", " syn %" PRIu64, c->cnt[DUMP_CNT_SYN]);
+	print_u64(PRINT_ANY, "skipped", " skipped %" PRIu64,
+		  c->cnt[DUMP_CNT_SKIPPED]);
+	print_u64(PRINT_ANY, "malformed", " malformed %" PRIu64,
+		  c->cnt[DUMP_CNT_MALFORMED]);
+	print_u64(PRINT_ANY, "connections", " connections %zu"
+		  , (uint64_t)t->nconn);
+	print_u64(PRINT_ANY, "bytes", " bytes %" PRIu64, tot.bytes);
+	print_u64(PRINT_ANY, "holes", " holes %" PRIu64, tot.holes);
+	print_u64(PRINT_ANY, "hole_bytes", " (%" PRIu64 " bytes)",
+		  tot.hole_bytes);
+	print_u64(PRINT_ANY, "truncated", " truncated %" PRIu64, tot.truncs);
+	print_u64(PRINT_ANY, "truncated_bytes", " (%" PRIu64 " bytes)",
+		  tot.trunc_bytes);
+	print_u64(PRINT_ANY, "overlaps", " overlaps %" PRIu64, tot.overlaps);
+	print_u64(PRINT_ANY, "overlap_bytes", " (%" PRIu64 " bytes)",
+		  tot.overlap_bytes);
+	print_u64(PRINT_ANY, "seq_gaps", " seq-gaps %" PRIu64, gaps);
+	print_u64(PRINT_ANY, "lost", " lost %" PRIu64, lost);
+	print_u64(PRINT_ANY, "cdc_seq_gaps", " cdc-seq-gaps %" PRIu64,
+		  tot.cdc_seq_gaps);
+	if (t->dir)
+		print_u64(PRINT_ANY, "files", " files %" PRIu64, tot.files);
+	if (t->nomem)
+		print_bool(PRINT_ANY, "out_of_memory", " out-of-memory %s",
+			   true);
+	close_json_object();
+	print_nl();
+	close_json_object();
+	return tot.werrs || t->nomem ? 3 : 0;
+}
+
+/**
+ * dump_track_free() - close the files and free the tracker
+ * @t: the tracker, may be NULL
+ */
+void dump_track_free(struct dump_track *t)
+{
+	struct conn *c, *n;
+	int d;
+
+	if (!t)
+		return;
+	close_all(t);
+	for (c = t->first; c; c = n) {
+		n = c->next;
+		for (d = 0; d < 2; d++) {
+			free(c->s[d].have.v);
+			free(c->s[d].seen.v);
+			free(c->s[d].ovl);
+			free(c->s[d].path);
+		}
+		free(c);
+	}
+	free(t->hash);
+	free(t->dir);
+	free(t);
+}
