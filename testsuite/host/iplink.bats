@@ -563,3 +563,21 @@ render_warnings() {
 	[[ "$output" == *"SMC-DUMMY Type Support"* ]]
 	[[ "$output" == *"ip link add DEVICE type smc-dummy [ mode { smc | smcr | smcd } ] [ capture { all | raw | cdc } ] [ snaplen BYTES ]"* ]]
 }
+
+# --- the VM tests, dry run ---------------------------------------------------
+
+@test "vm/iplink.bats passes against a stateful fake of the links (dry run)" {
+	# Not a kernel test: it proves the VM tests and their helpers work,
+	# so that a failure in the VM is the kernel's or the tools'.
+	# a clean environment, and bats itself, not its libexec helper
+	run env -i PATH="/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" \
+		HOME="$HOME" SMC_DUMP_IN_VM=1 \
+		IP_BUILT="$IP_BUILT" IP_STOCK="$IP_STOCK" \
+		LD_PRELOAD="$FAKENL_SO" FAKENL_STATE="$BATS_TEST_TMPDIR/links" \
+		"$BATS_ROOT/bin/bats" --print-output-on-failure \
+		"$TOP/testsuite/vm/iplink.bats"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "1.."* ]]
+	[[ "$output" != *"not ok"* && "$output" != *"# skip"* ]]
+}

@@ -36,6 +36,13 @@
  *				IFLA_IFNAME asked for, else error ENODEV
  *	other dumps		NLMSG_DONE
  *	anything else		an ACK (error 0)
+ *    With FAKENL_STATE=FILE instead of FAKENL_REPLY, FILE (may be absent)
+ *    holds the links and changes: RTM_NEWLINK creates (a new smc-dummy
+ *    link gets mode 0 capture 0 snaplen 0, as the patched kernel) or
+ *    changes a link (the IFLA_INFO_DATA attributes given replace those of
+ *    the same type), RTM_DELLINK deletes it, with the kernel's ENODEV,
+ *    EEXIST and EOPNOTSUPP. Enough to dry-run testsuite/vm/iplink.bats
+ *    on the host; it says nothing about the kernel.
  *    Every request is appended to the file FAKENL_LOG, if set, and traced
  *    on stderr if FAKENL_DEBUG is set. A receive with nothing queued fails
  *    with EIO instead of blocking.
@@ -108,6 +115,62 @@ static struct rtattr *link_attrs(struct nlmsghdr *h, int *len)
 	return IFLA_RTA(ifi);
 }
 
+struct msg {
+	union {
+		struct nlmsghdr h;
+		unsigned char buf[8192];
+	};
+};
+
+static struct rtattr *put(struct msg *m, int type, const void *data,
+			  size_t len)
+{
+	struct rtattr *rta;
+
+	if (NLMSG_ALIGN(m->h.nlmsg_len) + RTA_SPACE(len) > sizeof(m->buf)) {
+		fprintf(stderr, "iplink-fakenl: message too long\n");
+		exit(99);
+	}
+	rta = (struct rtattr *)(m->buf + NLMSG_ALIGN(m->h.nlmsg_len));
+	rta->rta_type = type;
+	rta->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	m->h.nlmsg_len = NLMSG_ALIGN(m->h.nlmsg_len) + RTA_SPACE(len);
+	return rta;
+}
+
+static void nest_end(struct msg *m, struct rtattr *nest)
+{
+	nest->rta_len = m->buf + m->h.nlmsg_len - (unsigned char *)nest;
+}
+
+/* An RTM_NEWLINK as the kernel sends it for `ip link show`, without
+ * IFLA_LINKINFO: that is up to the caller.
+ */
+static void start_link(struct msg *m, const char *name, int index)
+{
+	struct ifinfomsg *ifi;
+	__u32 mtu = 1500, txqlen = 1000;
+	unsigned char addr[ETH_ALEN] = { 0x02, 0, 0, 0, 0, index & 0xff };
+	unsigned char bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+	memset(m, 0, sizeof(*m));
+	m->h.nlmsg_len = NLMSG_LENGTH(sizeof(*ifi));
+	m->h.nlmsg_type = RTM_NEWLINK;
+	ifi = NLMSG_DATA(&m->h);
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_type = ARPHRD_ETHER;
+	ifi->ifi_index = index;
+	ifi->ifi_flags = IFF_UP | IFF_BROADCAST | IFF_NOARP | IFF_RUNNING |
+			 IFF_LOWER_UP;
+	put(m, IFLA_IFNAME, name, strlen(name) + 1);
+	put(m, IFLA_TXQLEN, &txqlen, sizeof(txqlen));
+	put(m, IFLA_MTU, &mtu, sizeof(mtu));
+	put(m, IFLA_ADDRESS, addr, sizeof(addr));
+	put(m, IFLA_BROADCAST, bcast, sizeof(bcast));
+}
+
 #ifdef IPLINK_FAKENL_PRELOAD
 
 #include <dlfcn.h>
@@ -129,6 +192,7 @@ static struct fake fakes[MAX_FAKES] = { [0 ... MAX_FAKES - 1] = { .fd = -1 } };
 static unsigned char *replies;
 static size_t replies_len;
 static bool replies_read;
+static const char *state_path;	/* FAKENL_STATE: the replies change */
 
 #define REAL(name) \
 	static __typeof__(name) *real_##name; \
@@ -270,19 +334,21 @@ static void queue_error(struct fake *f, const struct nlmsghdr *req, int error)
 
 static void load_replies(void)
 {
-	const char *path = getenv("FAKENL_REPLY");
+	const char *path;
 
 	if (replies_read)
 		return;
 	replies_read = true;
+	state_path = getenv("FAKENL_STATE");
+	path = state_path ? state_path : getenv("FAKENL_REPLY");
 	if (!path)
 		return;
 	replies = read_file(path, &replies_len);
-	if (!replies)
-		die("cannot read FAKENL_REPLY");
+	if (!replies && !(state_path && errno == ENOENT))
+		die("cannot read FAKENL_REPLY or FAKENL_STATE");
 }
 
-/* The canned link that @req asks for, or NULL */
+/* The link that @req names by index or IFLA_IFNAME, or NULL */
 static struct nlmsghdr *find_link(struct nlmsghdr *req)
 {
 	struct ifinfomsg *want = NLMSG_DATA(req);
@@ -312,6 +378,192 @@ static struct nlmsghdr *find_link(struct nlmsghdr *req)
 			return c;
 	}
 	return NULL;
+}
+
+/*
+ * FAKENL_STATE: a stateful fake of the links, enough for `ip link add`,
+ * `set`, `del` and `show` on the file's links. A new smc-dummy link gets
+ * the defaults of the patched kernel (mode 0, capture 0, snaplen 0); a
+ * change replaces the IFLA_INFO_DATA attributes it carries and keeps the
+ * others, which the link reports sorted by type.
+ */
+struct attr_ref {
+	int type;
+	const void *data;
+	int len;
+};
+
+#define MAX_ATTRS 32
+
+static int refs_add(struct attr_ref *refs, int n, struct rtattr *data)
+{
+	struct rtattr *a;
+	int len, i;
+
+	if (!data)
+		return n;
+	len = RTA_PAYLOAD(data);
+	for (a = RTA_DATA(data); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		int type = a->rta_type & NLA_TYPE_MASK;
+
+		for (i = 0; i < n && refs[i].type != type; i++)
+			;
+		if (i == MAX_ATTRS)
+			die("too many attributes");
+		refs[i].type = type;
+		refs[i].data = RTA_DATA(a);
+		refs[i].len = RTA_PAYLOAD(a);
+		if (i == n)
+			n++;
+	}
+	return n;
+}
+
+static void linkinfo_of(struct nlmsghdr *h, struct rtattr **kind,
+			struct rtattr **data)
+{
+	struct rtattr *attrs, *linkinfo;
+	int len;
+
+	*kind = *data = NULL;
+	attrs = link_attrs(h, &len);
+	linkinfo = find_attr(attrs, len, IFLA_LINKINFO);
+	if (!linkinfo)
+		return;
+	*kind = find_attr(RTA_DATA(linkinfo), RTA_PAYLOAD(linkinfo),
+			  IFLA_INFO_KIND);
+	*data = find_attr(RTA_DATA(linkinfo), RTA_PAYLOAD(linkinfo),
+			  IFLA_INFO_DATA);
+}
+
+/* Build link @name, @index of @kind with @refs into @m */
+static void build_link(struct msg *m, const char *name, int index,
+		       const char *kind, struct attr_ref *refs, int n,
+		       bool with_data)
+{
+	struct rtattr *linkinfo, *data;
+	struct attr_ref t;
+	int i, j;
+
+	/* by type, as a kernel's fill_info puts them */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && refs[j - 1].type > refs[j].type; j--) {
+			t = refs[j];
+			refs[j] = refs[j - 1];
+			refs[j - 1] = t;
+		}
+	start_link(m, name, index);
+	if (!kind)
+		return;
+	linkinfo = put(m, IFLA_LINKINFO | NLA_F_NESTED, NULL, 0);
+	put(m, IFLA_INFO_KIND, kind, strlen(kind) + 1);
+	if (with_data) {
+		data = put(m, IFLA_INFO_DATA | NLA_F_NESTED, NULL, 0);
+		for (i = 0; i < n; i++)
+			put(m, refs[i].type, refs[i].data, refs[i].len);
+		nest_end(m, data);
+	}
+	nest_end(m, linkinfo);
+}
+
+static void state_save(void)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", state_path);
+	f = fopen(tmp, "wb");
+	if (!f || fwrite(replies, 1, replies_len, f) != replies_len ||
+	    fclose(f) || rename(tmp, state_path))
+		die("cannot write FAKENL_STATE");
+}
+
+/* Put @m in place of the @old_len bytes at @off */
+static void state_splice(size_t off, size_t old_len, const struct msg *m)
+{
+	size_t new_len = m ? NLMSG_ALIGN(m->h.nlmsg_len) : 0;
+	unsigned char *nb = malloc(replies_len - old_len + new_len + 1);
+
+	if (!nb)
+		die("out of memory");
+	memcpy(nb, replies, off);
+	if (m)
+		memcpy(nb + off, m->buf, new_len);
+	memcpy(nb + off + new_len, replies + off + old_len,
+	       replies_len - off - old_len);
+	free(replies);
+	replies = nb;
+	replies_len = replies_len - old_len + new_len;
+	state_save();
+}
+
+/* The error (0 or -errno) the kernel would give @h */
+static int state_change(struct nlmsghdr *h)
+{
+	static const __u8 zero8;
+	static const __u32 zero32;
+	static struct msg m;
+	struct nlmsghdr *c = find_link(h);
+	struct rtattr *kind, *data, *ckind, *cdata, *attrs, *name;
+	struct attr_ref refs[MAX_ATTRS];
+	int n = 0, index = 0, len;
+	size_t off;
+
+	linkinfo_of(h, &kind, &data);
+	if (h->nlmsg_type == RTM_DELLINK) {
+		if (!c)
+			return -ENODEV;
+		state_splice((unsigned char *)c - replies,
+			     NLMSG_ALIGN(c->nlmsg_len), NULL);
+		return 0;
+	}
+	if (!c) {
+		struct nlmsghdr *o;
+		int olen = replies_len;
+
+		attrs = link_attrs(h, &len);
+		name = find_attr(attrs, len, IFLA_IFNAME);
+		if (!(h->nlmsg_flags & NLM_F_CREATE) || !name)
+			return -ENODEV;
+		if (!kind)
+			return -EOPNOTSUPP;
+		for (o = (struct nlmsghdr *)replies; NLMSG_OK(o, olen);
+		     o = NLMSG_NEXT(o, olen)) {
+			struct ifinfomsg *ifi = NLMSG_DATA(o);
+
+			if (ifi->ifi_index > index)
+				index = ifi->ifi_index;
+		}
+		if (strcmp(RTA_DATA(kind), "smc-dummy") == 0) {
+			refs[0] = (struct attr_ref){ 1, &zero8, 1 };
+			refs[1] = (struct attr_ref){ 2, &zero8, 1 };
+			refs[2] = (struct attr_ref){ 3, &zero32, 4 };
+			n = 3;
+		}
+		n = refs_add(refs, n, data);
+		build_link(&m, RTA_DATA(name), index < 10 ? 10 : index + 1,
+			   RTA_DATA(kind), refs, n, n > 0);
+		state_splice(replies_len, 0, &m);
+		return 0;
+	}
+	if ((h->nlmsg_flags & (NLM_F_CREATE | NLM_F_EXCL)) ==
+	    (NLM_F_CREATE | NLM_F_EXCL))
+		return -EEXIST;
+	linkinfo_of(c, &ckind, &cdata);
+	if (kind && (!ckind || strcmp(RTA_DATA(kind), RTA_DATA(ckind))))
+		return -EOPNOTSUPP;
+	if (!data)
+		return 0;
+	n = refs_add(refs, 0, cdata);
+	n = refs_add(refs, n, data);
+	attrs = link_attrs(c, &len);
+	name = find_attr(attrs, len, IFLA_IFNAME);
+	off = (unsigned char *)c - replies;
+	build_link(&m, RTA_DATA(name),
+		   ((struct ifinfomsg *)NLMSG_DATA(c))->ifi_index,
+		   RTA_DATA(ckind), refs, n, true);
+	state_splice(off, NLMSG_ALIGN(c->nlmsg_len), &m);
+	return 0;
 }
 
 static void log_request(const struct nlmsghdr *h)
@@ -361,6 +613,9 @@ static void answer(struct fake *f, unsigned char *buf, size_t len)
 			   (h->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP) {
 			/* NLM_F_DUMP shares bits with NLM_F_EXCL of RTM_NEW* */
 			queue_done(f, h);
+		} else if (state_path && (h->nlmsg_type == RTM_NEWLINK ||
+					  h->nlmsg_type == RTM_DELLINK)) {
+			queue_error(f, h, state_change(h));
 		} else {
 			queue_error(f, h, 0);
 		}
@@ -487,36 +742,6 @@ static int usage(void)
 	return 2;
 }
 
-struct msg {
-	union {
-		struct nlmsghdr h;
-		unsigned char buf[8192];
-	};
-};
-
-static struct rtattr *put(struct msg *m, int type, const void *data,
-			  size_t len)
-{
-	struct rtattr *rta;
-
-	if (NLMSG_ALIGN(m->h.nlmsg_len) + RTA_SPACE(len) > sizeof(m->buf)) {
-		fprintf(stderr, "iplink-fakenl: message too long\n");
-		exit(2);
-	}
-	rta = (struct rtattr *)(m->buf + NLMSG_ALIGN(m->h.nlmsg_len));
-	rta->rta_type = type;
-	rta->rta_len = RTA_LENGTH(len);
-	if (len)
-		memcpy(RTA_DATA(rta), data, len);
-	m->h.nlmsg_len = NLMSG_ALIGN(m->h.nlmsg_len) + RTA_SPACE(len);
-	return rta;
-}
-
-static void nest_end(struct msg *m, struct rtattr *nest)
-{
-	nest->rta_len = m->buf + m->h.nlmsg_len - (unsigned char *)nest;
-}
-
 static int number(const char *arg, unsigned long max, unsigned long *val)
 {
 	char *end;
@@ -533,30 +758,13 @@ static int number(const char *arg, unsigned long max, unsigned long *val)
 static int do_newlink(int argc, char **argv)
 {
 	static struct msg m;
-	struct ifinfomsg *ifi;
 	struct rtattr *linkinfo = NULL, *data = NULL;
 	unsigned long index, type, val;
-	__u32 mtu = 1500, txqlen = 1000;
-	unsigned char addr[ETH_ALEN] = { 0x02 };
-	unsigned char bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
 	if (argc < 2 || strlen(argv[0]) >= IFNAMSIZ ||
 	    number(argv[1], INT32_MAX, &index))
 		return usage();
-	m.h.nlmsg_len = NLMSG_LENGTH(sizeof(*ifi));
-	m.h.nlmsg_type = RTM_NEWLINK;
-	ifi = NLMSG_DATA(&m.h);
-	ifi->ifi_family = AF_UNSPEC;
-	ifi->ifi_type = ARPHRD_ETHER;
-	ifi->ifi_index = index;
-	ifi->ifi_flags = IFF_UP | IFF_BROADCAST | IFF_NOARP | IFF_RUNNING |
-			 IFF_LOWER_UP;
-	put(&m, IFLA_IFNAME, argv[0], strlen(argv[0]) + 1);
-	put(&m, IFLA_TXQLEN, &txqlen, sizeof(txqlen));
-	put(&m, IFLA_MTU, &mtu, sizeof(mtu));
-	addr[5] = index;
-	put(&m, IFLA_ADDRESS, addr, sizeof(addr));
-	put(&m, IFLA_BROADCAST, bcast, sizeof(bcast));
+	start_link(&m, argv[0], index);
 	argc -= 2;
 	argv += 2;
 
