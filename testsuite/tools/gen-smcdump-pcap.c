@@ -628,7 +628,8 @@ static void spec_line(struct out *o, char *line)
 				if (n > 9)
 					die("ts fraction too long: %s", dot + 1);
 				memcpy(frac, dot + 1, n);
-				fr.ts_nsec = num(frac);
+				/* decimal: the leading zeros are no octal prefix */
+				fr.ts_nsec = strtoul(frac, NULL, 10);
 			}
 			fr.ts_sec = num(v);
 		} else if (!strcmp(w, "local")) {
