@@ -55,6 +55,11 @@ fi
 tree_id=$( { echo "$src_id"; cat "$ours_man" "$0"; } | sha256sum | cut -c1-16)
 inputs=$( { echo "$tree_id"; cat "$ours_c" "$ours_h"; } | sha256sum | cut -c1-16)
 
+mkdir -p "$build"
+# One run at a time (make -j may start the plugin's --tree and a build).
+exec 9>"$build/.iproute2.lock"
+flock 9
+
 if [ "$mode" = build ] && [ -x "$tree/ip/ip" ] &&
    [ "$(cat "$tree/.smc-dump-inputs" 2>/dev/null)" = "$inputs" ]; then
 	log "cached $tree/ip/ip"
@@ -125,9 +130,11 @@ if [ ! -f "$tree/config.mk" ]; then
 fi
 # lib, ip, rdma (Soft-RoCE) and the man pages; the other tools are not used.
 # MAKEOVERRIDES= keeps SUBDIRS from the sub-makes (man/ has its own).
-make -C "$tree" -j"$(nproc)" SUBDIRS="lib ip rdma man" MAKEOVERRIDES= 2>&1 |
-	tee "$tree/build.log" >&2
-[ "${PIPESTATUS[0]}" = 0 ] || { log "make failed, see $tree/build.log"; exit 1; }
+if ! make -C "$tree" -j"$(nproc)" SUBDIRS="lib ip rdma man" MAKEOVERRIDES= 2>&1 |
+	tee "$tree/build.log" >&2; then
+	log "make failed, see $tree/build.log"
+	exit 1
+fi
 if grep -n 'iplink_smc_dummy\.c:.*warning' "$tree/build.log" >&2; then
 	log "warnings in iplink_smc_dummy.c"
 	exit 1
