@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * iplink_smc_dummy.c	smc-dummy device support: a link that receives a
  *			copy of the SMC data and CDC messages of its network
