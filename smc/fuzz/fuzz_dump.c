@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the smc dump decoder: the record, CDC and CLC
+ * parsers alone, and whole frames through dump_decode_frame() with text
+ * or JSON output (to /dev/null) and the stats tracker.
+ *
+ * Input: byte 0 selects the target, byte 1 the options, the rest is the
+ * target's data; for frames a sequence of [length (2 bytes, big-endian)]
+ * [frame]. Every piece is copied into a buffer of its exact size so that
+ * AddressSanitizer sees a read one byte past it.
+ *
+ * The decoder prints to stdout and stderr: run with -close_fd_mask=3
+ * (libFuzzer keeps its own reports). Build and run: make -C smc fuzz
+ * (needs clang).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pcap/pcap.h>
+
+#include "dump.h"
+#include "json_print.h"
+
+#ifndef DLT_LINUX_SLL2
+#define DLT_LINUX_SLL2	276
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const int dlts[] = {
+	DLT_EN10MB, DLT_LINUX_SLL, DLT_LINUX_SLL2, DLT_RAW,
+};
+
+static uint8_t *dup_exact(const uint8_t *p, size_t n)
+{
+	uint8_t *b = malloc(n ? n : 1);
+
+	if (!b)
+		abort();
+	memcpy(b, p, n);
+	return b;
+}
+
+static void fuzz_record(const uint8_t *p, size_t n, uint8_t opt)
+{
+	char err[DUMP_ERRLEN];
+	struct dump_rec r;
+	struct dump_cdc c;
+	uint8_t *b = dup_exact(p, n);
+	uint32_t wire = (uint32_t)n + (opt & 0x0f);	/* claim a cut */
+
+	if (dump_parse_record(b, (uint32_t)n, wire, &r, err, sizeof(err)) ==
+	    DUMP_OK && !r.legacy && r.type == SMC_DUMP_TYPE_CDC)
+		dump_parse_cdc(r.payload, r.payload_len,
+			       r.mode == SMC_DUMP_MODE_SMCD, opt & 0x10, &c, err,
+			       sizeof(err));
+	free(b);
+}
+
+static void fuzz_cdc(const uint8_t *p, size_t n, uint8_t opt)
+{
+	char err[DUMP_ERRLEN];
+	struct dump_cdc c;
+	uint8_t *b = dup_exact(p, n);
+
+	dump_parse_cdc(b, (uint32_t)n, opt & 1, opt & 2, &c, err, sizeof(err));
+	free(b);
+}
+
+static void fuzz_clc(const uint8_t *p, size_t n, uint8_t opt)
+{
+	struct dump_ctx *c = calloc(1, sizeof(*c));
+	char err[DUMP_ERRLEN];
+	uint8_t *b = dup_exact(p, n);
+	uint32_t used, off = 0;
+	bool inc;
+
+	if (!c)
+		abort();
+	dump_ctx_init(c, DUMP_CMD_READ, DLT_EN10MB);
+	c->details = opt & 1;
+	new_json_obj(opt & 2, opt & 4);
+	while (n - off >= 4) {
+		open_json_object(NULL);
+		dump_decode_clc(c, b + off, (uint32_t)(n - off), opt & 8, &used,
+				&inc, err, sizeof(err));
+		close_json_object();
+		if (!used || inc)
+			break;
+		off += used;
+	}
+	delete_json_obj();
+	free(b);
+	free(c);
+}
+
+static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
+{
+	struct dump_ctx *c = calloc(1, sizeof(*c));
+	enum dump_cmd cmd = opt & 0x40 ? DUMP_CMD_STATS : DUMP_CMD_READ;
+	size_t off = 0;
+
+	if (!c)
+		abort();
+	dump_ctx_init(c, cmd, dlts[(opt >> 4) & 3]);
+	c->details = opt & 1;
+	c->hex = opt & 2;
+	c->cdc_big_endian = opt & 8;
+	c->ns_digits = opt & 0x80 ? 9 : 6;
+	if (cmd == DUMP_CMD_STATS) {
+		c->track = dump_track_new(NULL);
+		if (!c->track)
+			abort();
+	}
+	new_json_obj(opt & 4, 0);
+	while (n - off >= 2) {
+		size_t len = (size_t)p[off] << 8 | p[off + 1];
+		uint8_t *b;
+
+		off += 2;
+		if (len > n - off)
+			len = n - off;
+		b = dup_exact(p + off, len);
+		dump_decode_frame(c, 1700000000, 0, b, (uint32_t)len);
+		free(b);
+		off += len;
+	}
+	if (c->track)
+		dump_track_report(c->track, c);
+	delete_json_obj();
+	dump_track_free(c->track);
+	free(c);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 2)
+		return 0;
+	switch (data[0] & 3) {
+	case 0:
+		fuzz_record(data + 2, size - 2, data[1]);
+		break;
+	case 1:
+		fuzz_cdc(data + 2, size - 2, data[1]);
+		break;
+	case 2:
+		fuzz_clc(data + 2, size - 2, data[1]);
+		break;
+	default:
+		fuzz_frames(data + 2, size - 2, data[1]);
+		break;
+	}
+	return 0;
+}
