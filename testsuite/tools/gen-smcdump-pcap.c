@@ -807,17 +807,18 @@ static void bench(struct out *o, uint64_t size)
 		fr.dst = r.rx ? local : peer;
 		fr.sport = r.rx ? 5201 : 40000 + c;
 		fr.dport = r.rx ? 40000 + c : 5201;
+		r.len = 1024 + (long)((rnd >> 8) % (15 * 1024));
+		/* the data, then the CDC message announcing it */
 		for (i = 0; i < 2; i++) {
 			fr.kind = i ? K_CDC : K_DATA;
 			r.seq = seq++;
 			r.offset = off[s];
-			r.len = 1024 + (long)((rnd >> 8) % (15 * 1024));
-			r.seqno = seqno[s]++;
-			r.ctoken = 0x2000 + c;
-			r.pcount = (off[s] + r.len) % (1 << 20);
-			r.pwrap = (off[s] + r.len) >> 20;
-			r.pflags = 0;
-			r.cflags = 0;
+			if (i) {
+				r.seqno = seqno[s]++;
+				r.ctoken = 0x2000 + c;
+				r.pcount = off[s] % (1 << 20);
+				r.pwrap = off[s] >> 20;
+			}
 			build_record(&fr, &r);
 			emit(o, &fr);
 			total += fr.l4len;
