@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-decoder.sh - speed of `smc dump read` on a large generated capture,
+# beside `tcpdump -r FILE -w /dev/null` (libpcap reading the file and
+# writing it back: the floor of any pcap reader) and `tshark -r FILE`
+# (Wireshark's full decode). One run of each; ratios against tcpdump.
+#
+# Environment:
+#   SMC_DUMP_BENCH_SIZE  bytes of SMC dump records to generate (UDP
+#                        payloads); K, M, G suffixes (powers of 1024);
+#                        default 1G
+#   SMC_DUMP_BENCH_DIR   where the capture goes (default: a new directory
+#                        under ${TMPDIR:-/tmp}, removed at the end)
+#   SMC_DUMP_BENCH_TSHARK=0  leave tshark out (it takes minutes per GB)
+#
+# The capture holds 4 SMC-R connections, data records of 1 to 16 KiB in
+# both directions, each followed by its CDC message (gen-smcdump-pcap
+# bench). Output goes to /dev/null; the page cache is warmed first so that
+# every tool reads from memory.
+set -euo pipefail
+
+top="$(cd "$(dirname "$0")/.." && pwd)"
+smc="$top/smc/smc"
+gen="$top/testsuite/tools/gen-smcdump-pcap"
+
+size_arg="${SMC_DUMP_BENCH_SIZE:-1G}"
+case "$size_arg" in
+*[kK]) size=$((${size_arg%?} * 1024)) ;;
+*[mM]) size=$((${size_arg%?} * 1024 * 1024)) ;;
+*[gG]) size=$((${size_arg%?} * 1024 * 1024 * 1024)) ;;
+*[0-9]) size=$size_arg ;;
+*) echo "bench-decoder: bad SMC_DUMP_BENCH_SIZE '$size_arg'" >&2; exit 2 ;;
+esac
+
+make -s -C "$top/smc" >/dev/null
+make -s -C "$top/testsuite/tools" gen-smcdump-pcap >/dev/null
+for t in tcpdump; do
+	command -v "$t" >/dev/null || { echo "bench-decoder: $t missing" >&2; exit 2; }
+done
+with_tshark="${SMC_DUMP_BENCH_TSHARK:-1}"
+if [ "$with_tshark" != 0 ] && ! command -v tshark >/dev/null; then
+	echo "bench-decoder: tshark missing, left out" >&2
+	with_tshark=0
+fi
+
+if [ -n "${SMC_DUMP_BENCH_DIR:-}" ]; then
+	dir="$SMC_DUMP_BENCH_DIR"
+	mkdir -p "$dir"
+else
+	dir="$(mktemp -d "${TMPDIR:-/tmp}/smc-dump-bench.XXXXXX")"
+	trap 'rm -rf "$dir"' EXIT
+fi
+cap="$dir/bench.pcap"
+
+echo "generating $size bytes of records in $cap ..." >&2
+"$gen" "$cap" bench "$size"
+bytes=$(stat -c %s "$cap")
+# every frame of a bench capture is one record
+records=$("$smc" -j dump stats "$cap" |
+	  sed -n 's/.*"total":{"frames":\([0-9]*\),.*/\1/p')
+[ -n "$records" ] || { echo "bench-decoder: cannot count the records" >&2; exit 1; }
+cat "$cap" >/dev/null	# warm the page cache
+
+# seconds (with ns) a command takes, its output to /dev/null
+elapsed() {
+	local t0 t1
+
+	t0=$(date +%s%N)
+	"$@" >/dev/null 2>&1 || true
+	t1=$(date +%s%N)
+	echo $((t1 - t0))
+}
+
+declare -a names ns
+run() {
+	local name="$1"
+
+	shift
+	echo "running $name ..." >&2
+	names+=("$name")
+	ns+=("$(elapsed "$@")")
+}
+
+run "tcpdump -r FILE -w /dev/null" tcpdump -r "$cap" -w /dev/null
+run "smc dump read FILE" "$smc" dump read "$cap"
+run "smc -j dump read FILE" "$smc" -j dump read "$cap"
+run "smc dump stats FILE" "$smc" dump stats "$cap"
+if [ "$with_tshark" != 0 ]; then
+	run "tshark -r FILE" tshark -r "$cap"
+fi
+
+printf '\ncapture: %s bytes, %s records (%s of records asked)\n\n' \
+	"$bytes" "$records" "$size_arg"
+printf '%-30s %10s %12s %10s %11s\n' "command" "seconds" "records/s" \
+	"MB/s" "x tcpdump"
+base=${ns[0]}
+for i in "${!names[@]}"; do
+	awk -v n="${names[i]}" -v t="${ns[i]}" -v b="$bytes" -v r="$records" \
+	    -v base="$base" 'BEGIN {
+		s = t / 1e9; if (s <= 0) s = 1e-9
+		printf "%-30s %10.3f %12.0f %10.1f %11.2f\n", n, s, r / s,
+		       b / s / 1e6, t / base
+	}'
+done
