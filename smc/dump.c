@@ -84,8 +84,8 @@ static int peek_close(void *cookie)
  */
 static int ts_digits(const uint8_t *b, size_t len)
 {
-	uint32_t shb_len, blen, (*g32)(const uint8_t *);
-	uint16_t (*g16)(const uint8_t *);
+	uint32_t shb_len, blen, (*g32)(const uint8_t *p);
+	uint16_t (*g16)(const uint8_t *p);
 	size_t off, o, end;
 
 	if (len < 4)

@@ -344,13 +344,12 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 	print_addrs(pkt);
 	snprintf(buf, sizeof(buf), "0x%08x", r->token);
 	print_string(PRINT_ANY, "token", "token %s", buf);
-	if (r->type == SMC_DUMP_TYPE_RAW) {
+	if (r->type == SMC_DUMP_TYPE_RAW)
 		print_string(PRINT_ANY, "type", " %s", "data");
-	} else if (r->type == SMC_DUMP_TYPE_CDC) {
-		print_string(PRINT_JSON, "type", NULL, "cdc");
-	} else {
+	else if (r->type == SMC_DUMP_TYPE_CDC)
+		print_string(PRINT_JSON, "type", NULL, "cdc"); /* print_cdc */
+	else
 		print_uint(PRINT_ANY, "type", " type %u", r->type);
-	}
 	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "seq", " seq %u",
 		   r->seq);
 	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "hdr_ver",

@@ -599,12 +599,10 @@ static void sum_gap(void *arg, bool trunc, uint64_t s, uint64_t e)
 static void print_range(uint64_t s, uint64_t e, const char *label)
 {
 	open_json_object(NULL);
-	print_u64(PRINT_JSON, "start", NULL, s);
-	print_u64(PRINT_JSON, "end", NULL, e);
-	print_u64(PRINT_JSON, "len", NULL, e - s);
-	if (!is_json_context())
-		printf("\n\t\t%s %" PRIu64 "-%" PRIu64 " (%" PRIu64 " bytes)",
-		       label, s, e, e - s);
+	print_string(PRINT_FP, NULL, "\n\t\t%s", label);
+	print_u64(PRINT_ANY, "start", " %" PRIu64, s);
+	print_u64(PRINT_ANY, "end", "-%" PRIu64, e);
+	print_u64(PRINT_ANY, "len", " (%" PRIu64 " bytes)", e - s);
 	close_json_object();
 }
 
@@ -625,9 +623,12 @@ static void print_ranges(const struct stream *st, bool trunc, uint64_t n)
 	open_json_array(PRINT_JSON, trunc ? "truncated_ranges" : "hole_ranges");
 	walk_gaps(st, list_gap, &g);
 	close_json_array(PRINT_JSON, NULL);
-	if (n > MAX_RANGES && !is_json_context())
-		printf("\n\t\t... %" PRIu64 " more %s ranges",
-		       n - MAX_RANGES, trunc ? "truncated" : "hole");
+	if (n > MAX_RANGES) {
+		print_u64(PRINT_FP, NULL, "\n\t\t... %" PRIu64 " more",
+			  n - MAX_RANGES);
+		print_string(PRINT_FP, NULL, " %s ranges",
+			     trunc ? "truncated" : "hole");
+	}
 }
 
 struct totals {
@@ -697,7 +698,7 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 		  st->cdc_seq_gaps);
 	print_u64(PRINT_ANY, "cdc_lost", " (%" PRIu64 " lost)", st->cdc_lost);
 	if (t->dir) {
-		if (t->dir && st->overlaps)
+		if (st->overlaps)
 			print_u64(PRINT_ANY, "overlaps_differing",
 				  " differing %" PRIu64, st->overlap_diff);
 		else
@@ -720,18 +721,18 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 			const struct ovl *o = &st->ovl[i];
 
 			open_json_object(NULL);
-			print_u64(PRINT_JSON, "start", NULL, o->s);
-			print_u64(PRINT_JSON, "end", NULL, o->e);
-			print_u64(PRINT_JSON, "len", NULL, o->e - o->s);
+			print_string(PRINT_FP, NULL, "%s", "\n\t\toverlap");
+			print_u64(PRINT_ANY, "start", " %" PRIu64, o->s);
+			print_u64(PRINT_ANY, "end", "-%" PRIu64, o->e);
+			print_u64(PRINT_ANY, "len", " (%" PRIu64 " bytes",
+				  o->e - o->s);
 			if (o->same >= 0)
 				print_bool(PRINT_JSON, "same", NULL, o->same);
 			else
 				print_null(PRINT_JSON, "same", NULL, NULL);
-			if (!is_json_context())
-				printf("\n\t\toverlap %" PRIu64 "-%" PRIu64
-				       " (%" PRIu64 " bytes, %s)", o->s, o->e,
-				       o->e - o->s, o->same > 0 ? "same" :
-				       o->same ? "not compared" : "differs");
+			print_string(PRINT_FP, NULL, ", %s)",
+				     o->same > 0 ? "same" :
+				     o->same ? "not compared" : "differs");
 			close_json_object();
 		}
 		close_json_array(PRINT_JSON, NULL);
@@ -785,21 +786,16 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
 			     k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr");
 		snprintf(buf, sizeof(buf), "0x%08x", k->token);
 		print_string(PRINT_ANY, "token", " token %s", buf);
-		if (is_json_context()) {
-			dump_fmt_ip(k->family, k->laddr, a, sizeof(a));
-			print_string(PRINT_JSON, "local", NULL, a);
-			print_uint(PRINT_JSON, "lport", NULL, k->lport);
-			dump_fmt_ip(k->family, k->raddr, a, sizeof(a));
-			print_string(PRINT_JSON, "peer", NULL, a);
-			print_uint(PRINT_JSON, "pport", NULL, k->rport);
-		} else {
-			dump_fmt_addr(k->family, k->laddr, k->lport, a,
-				      sizeof(a));
-			printf(" %s <->", a);
-			dump_fmt_addr(k->family, k->raddr, k->rport, a,
-				      sizeof(a));
-			printf(" %s", a);
-		}
+		dump_fmt_ip(k->family, k->laddr, a, sizeof(a));
+		print_string(PRINT_JSON, "local", NULL, a);
+		print_uint(PRINT_JSON, "lport", NULL, k->lport);
+		dump_fmt_addr(k->family, k->laddr, k->lport, a, sizeof(a));
+		print_string(PRINT_FP, NULL, " %s <->", a);
+		dump_fmt_ip(k->family, k->raddr, a, sizeof(a));
+		print_string(PRINT_JSON, "peer", NULL, a);
+		print_uint(PRINT_JSON, "pport", NULL, k->rport);
+		dump_fmt_addr(k->family, k->raddr, k->rport, a, sizeof(a));
+		print_string(PRINT_FP, NULL, " %s", a);
 		print_stream(t, &k->s[0], 0, &tot);
 		print_stream(t, &k->s[1], 1, &tot);
 		close_json_object();
@@ -846,8 +842,8 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
 		  c->cnt[DUMP_CNT_SKIPPED]);
 	print_u64(PRINT_ANY, "malformed", " malformed %" PRIu64,
 		  c->cnt[DUMP_CNT_MALFORMED]);
-	print_u64(PRINT_ANY, "connections", " connections %zu"
-		  , (uint64_t)t->nconn);
+	print_u64(PRINT_ANY, "connections", " connections %" PRIu64,
+		  (uint64_t)t->nconn);
 	print_u64(PRINT_ANY, "bytes", " bytes %" PRIu64, tot.bytes);
 	print_u64(PRINT_ANY, "holes", " holes %" PRIu64, tot.holes);
 	print_u64(PRINT_ANY, "hole_bytes", " (%" PRIu64 " bytes)",

@@ -7,6 +7,8 @@
 
 #include "smc_codes.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 const struct smc_code smc_decline_codes[] = {
 	{ 0x01010000, "SMC_CLC_DECL_MEM", "insufficient memory resources" },
 	{ 0x02010000, "SMC_CLC_DECL_TIMEOUT_CL",
@@ -64,8 +66,7 @@ const struct smc_code smc_decline_codes[] = {
 	{ 0x09990003, "SMC_CLC_DECL_ERR_REGBUF", "register RDMA buffers failed" },
 };
 
-const size_t smc_decline_codes_count =
-	sizeof(smc_decline_codes) / sizeof(smc_decline_codes[0]);
+const size_t smc_decline_codes_count = ARRAY_SIZE(smc_decline_codes);
 
 /**
  * smc_decline_lookup() - find a decline code
