@@ -106,6 +106,9 @@ enum dump_l4 {
  * @l2_addr_len: bytes in @l2_addr, 0 for raw IP
  * @l2_self: an Ethernet frame whose source and destination MAC are equal:
  *	what an smc-dummy link sends
+ * @loop_out: Linux cooked capture of a packet sent on a loopback device
+ *	(ARPHRD_LOOPBACK, PACKET_OUTGOING), which the capture holds a second
+ *	time as received
  * @has_ifindex: @ifindex is valid (Linux cooked v2)
  * @ifindex: interface index of the capture (Linux cooked v2)
  * @vlans: VLAN tags passed over
@@ -129,6 +132,7 @@ struct dump_pkt {
 	uint8_t l2_addr[8];
 	uint8_t l2_addr_len;
 	bool l2_self;
+	bool loop_out;
 	bool has_ifindex;
 	uint32_t ifindex;
 	unsigned int vlans;

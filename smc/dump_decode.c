@@ -632,6 +632,8 @@ static void decode_tcp(struct dump_ctx *c, long long sec, uint32_t nsec,
  * carried records), where a wrong magic makes it malformed. Other UDP is
  * skipped. TCP: SYN and SYN-ACK are shown with their SMC option status,
  * and payloads that start with a CLC eyecatcher are decoded as CLC.
+ * In Linux cooked captures, the sent copy of a packet on a loopback
+ * device is skipped: the capture has it again as received.
  */
 void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
 		       uint32_t ts_nsec, const uint8_t *data,
@@ -645,7 +647,10 @@ void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
 	c->frame++;
 	c->cnt[DUMP_CNT_FRAMES]++;
 	rc = dump_parse_frame(c->dlt, data, caplen, &pkt, err, sizeof(err));
-	if (rc == DUMP_SKIP) {
+	/* tcpdump -i any sees each packet on lo twice: keep the received
+	 * copy (the handshake of connections to a local address)
+	 */
+	if (rc == DUMP_SKIP || pkt.loop_out) {
 		c->cnt[DUMP_CNT_SKIPPED]++;
 		return;
 	}

@@ -31,6 +31,9 @@
 #define MAX_VLANS	8	/* tags we walk over before giving up */
 #define MAX_IP6_EXT	8	/* IPv6 extension headers we walk over */
 
+#define ARPHRD_LOOPBACK	772
+#define PACKET_OUTGOING	4
+
 #define ETHERTYPE_IPV4	0x0800
 #define ETHERTYPE_IPV6	0x86dd
 #define ETHERTYPE_VLAN	0x8100
@@ -347,6 +350,8 @@ int dump_parse_frame(int dlt, const uint8_t *p, uint32_t caplen,
 			return DUMP_SKIP;
 		pkt->l2_addr_len = get_be16(p + 4) > 8 ? 8 : get_be16(p + 4);
 		memcpy(pkt->l2_addr, p + 6, pkt->l2_addr_len);
+		pkt->loop_out = get_be16(p) == PACKET_OUTGOING &&
+				get_be16(p + 2) == ARPHRD_LOOPBACK;
 		type = get_be16(p + 14);
 		off = SLL_HLEN;
 		break;
@@ -358,6 +363,8 @@ int dump_parse_frame(int dlt, const uint8_t *p, uint32_t caplen,
 		pkt->ifindex = get_be32(p + 4);
 		pkt->l2_addr_len = p[11] > 8 ? 8 : p[11];
 		memcpy(pkt->l2_addr, p + 12, pkt->l2_addr_len);
+		pkt->loop_out = p[10] == PACKET_OUTGOING &&
+				get_be16(p + 8) == ARPHRD_LOOPBACK;
 		off = SLL2_HLEN;
 		break;
 	case DLT_RAW:

@@ -585,6 +585,29 @@ data dir=rx token=0xabc seq=4 offset=0 len=5 vlan=7 local=fd00::1 peer=fd00::2"
 	[[ "$output" == *'"type":"tcp","tcp_flags":"SYN-ACK","smc_option":false}'* ]]
 }
 
+@test "tcpdump -i any on lo: each packet once (the received copy)" {
+	local lt
+	python3 - "$T" >"$T/lo.hex" <<-'EOF'
+	import sys; sys.path.insert(0, sys.argv[1]); from clc import *
+	print(decline(0x03010000).hex())
+	EOF
+	for lt in sll sll2; do
+		# ARPHRD_LOOPBACK 772; PACKET_OUTGOING 4, PACKET_HOST 0
+		gen "$T/lo.pcap" -l "$lt" <<-EOF
+		tcp flags=S smcopt=1 hatype=772 pkttype=4
+		tcp flags=S smcopt=1 hatype=772 pkttype=0
+		tcp flags=PA hatype=772 pkttype=4 hex=$(cat "$T/lo.hex")
+		tcp flags=PA hatype=772 pkttype=0 hex=$(cat "$T/lo.hex")
+		tcp flags=PA hatype=1 pkttype=4 hex=$(cat "$T/lo.hex")
+		EOF
+		run -0 "$SMC" dump read "$T/lo.pcap"
+		[ "${#lines[@]}" -eq 3 ]
+		[[ "${lines[0]}" == "2 "*" SYN smc" ]]
+		[[ "${lines[1]}" == "4 "*" CLC decline "* ]]
+		[[ "${lines[2]}" == "5 "*" CLC decline "* ]]
+	done
+}
+
 @test "CLC Proposal, Accept, Confirm: version, path, first contact, GID, CHID, EIDs" {
 	# a 32-byte UEID without NUL, one with blanks, an SEID with a NUL
 	python3 - "$T" >"$T/clc.spec" <<-'EOF'

@@ -25,6 +25,8 @@
  *   smac= dmac=  MACs (records: both 02:00:00:00:00:01, the smc-dummy
  *     way; udp and tcp: 02:00:00:00:00:0a > 02:00:00:00:00:0b)
  *   ifindex=N  Linux cooked v2 interface (records 5, others 2)
+ *   pkttype=N hatype=N  Linux cooked packet type (default 4, outgoing)
+ *     and ARPHRD type (default 1, Ethernet; 772 is loopback)
  *   vlan=ID    insert an 802.1Q tag (Ethernet, cooked)
  *   cut=N      keep only the first N bytes of the frame (capture snaplen)
  * Record keys (data, cdc, legacy):
@@ -182,6 +184,8 @@ struct frame {
 	uint16_t sport, dport;
 	uint8_t smac[6], dmac[6];
 	uint32_t ifindex;
+	uint16_t pkttype;
+	uint16_t hatype;
 	int vlans;
 	uint16_t vlan[4];
 	long cut;
@@ -216,8 +220,8 @@ static void emit(struct out *o, struct frame *fr)
 		off += 2;
 		break;
 	case DLT_LINUX_SLL:
-		put16(buf, 4);		/* outgoing */
-		put16(buf + 2, 1);	/* ARPHRD_ETHER */
+		put16(buf, fr->pkttype);
+		put16(buf + 2, fr->hatype);
 		put16(buf + 4, 6);
 		memset(buf + 6, 0, 8);
 		memcpy(buf + 6, fr->smac, 6);
@@ -234,8 +238,8 @@ static void emit(struct out *o, struct frame *fr)
 		put16(buf, fr->vlans ? 0x8100 : proto);
 		put16(buf + 2, 0);
 		put32(buf + 4, fr->ifindex);
-		put16(buf + 8, 1);
-		buf[10] = 4;
+		put16(buf + 8, fr->hatype);
+		buf[10] = fr->pkttype;
 		buf[11] = 6;
 		memset(buf + 12, 0, 8);
 		memcpy(buf + 12, fr->smac, 6);
@@ -607,6 +611,8 @@ static void spec_line(struct out *o, char *line)
 	fr.kind = parse_kind(w);
 	fr.cut = -1;
 	fr.ifindex = fr.kind <= K_CDC || fr.kind == K_LEGACY ? 5 : 2;
+	fr.pkttype = 4;		/* PACKET_OUTGOING */
+	fr.hatype = 1;		/* ARPHRD_ETHER */
 	ip("10.0.0.1", &local);
 	ip("10.0.0.2", &peer);
 
@@ -654,6 +660,10 @@ static void spec_line(struct out *o, char *line)
 			dmac = v;
 		} else if (!strcmp(w, "ifindex")) {
 			fr.ifindex = num(v);
+		} else if (!strcmp(w, "pkttype")) {
+			fr.pkttype = num(v);
+		} else if (!strcmp(w, "hatype")) {
+			fr.hatype = num(v);
 		} else if (!strcmp(w, "vlan")) {
 			if (fr.vlans == 4)
 				die("%s", "too many vlan=");
@@ -793,6 +803,8 @@ static void bench(struct out *o, uint64_t size)
 	mac("02:00:00:00:00:01", fr.dmac);
 	fr.cut = -1;
 	fr.ifindex = 5;
+	fr.pkttype = 4;
+	fr.hatype = 1;
 	while (total < size) {
 		int c, s;
 
