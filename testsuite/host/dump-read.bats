@@ -905,6 +905,14 @@ assert d["total"]["files"] == 3
 	echo "not a capture" >"$T/junk"
 	run -3 --separate-stderr "$SMC" dump read "$T/junk"
 	run -3 --separate-stderr "$SMC" dump stats - </dev/null
+	# a pcap header (little-endian, v2.4, snaplen 65535) of link type 0
+	# (BSD loopback), which the decoder does not handle
+	python3 -c 'import struct, sys
+sys.stdout.buffer.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 0))' \
+		>"$T/null.pcap"
+	[ "$(stat -c %s "$T/null.pcap")" -eq 24 ]
+	run -3 --separate-stderr "$SMC" dump read "$T/null.pcap"
+	[[ "$stderr" == *"link type "*"(0) not supported"* ]]
 	run -0 "$SMC" dump help
 	[[ "$output" == "Usage: smc dump read "* ]]
 	run -1 --separate-stderr "$SMC" dump start
