@@ -8,7 +8,8 @@ set -euo pipefail
 
 PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
       ccache qemu-system-x86 bats tcpdump libpcap-dev libmnl-dev pkg-config
-      iproute2 xz-utils dpkg-dev python3 tshark libcap-dev"
+      iproute2 xz-utils dpkg-dev python3 tshark libcap-dev jq
+      clang llvm util-linux"
 
 stamp=/var/lib/smc-dump-deps.stamp
 want="$(echo $PKGS) linux-source-6.12"

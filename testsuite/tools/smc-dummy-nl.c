@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smc-dummy-nl: create, change, read and delete smc-dummy links over
+ * rtnetlink with exactly the attributes given, for kernel tests that need
+ * to send what `ip` would refuse to (wrong sizes, unknown values).
+ *
+ *   smc-dummy-nl add NAME [ATTR]...     RTM_NEWLINK, NLM_F_CREATE|EXCL
+ *   smc-dummy-nl set NAME [ATTR]...     RTM_NEWLINK on an existing link
+ *   smc-dummy-nl get NAME               prints "mode M capture C snaplen S"
+ *   smc-dummy-nl del NAME               RTM_DELLINK
+ * ATTR: mode N | capture N | snaplen N (sizes as the uapi header says)
+ *       raw TYPE HEXBYTES (any IFLA_INFO_DATA attribute, any size; "-" is
+ *       an empty payload)
+ *
+ * On a kernel error it prints "error: STRERROR (errno N): EXTACK" on
+ * stderr and exits 1; usage errors exit 2.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <linux/smc_dump.h>
+#include <libmnl/libmnl.h>
+
+#ifndef NETLINK_EXT_ACK
+#define NETLINK_EXT_ACK 11
+#endif
+
+static const char *kind = "smc-dummy";
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: smc-dummy-nl {add|set} NAME [mode N] [capture N] [snaplen N] [raw TYPE HEX]...\n"
+		"       smc-dummy-nl {get|del} NAME\n");
+	return 2;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int put_attrs(struct nlmsghdr *nlh, int argc, char **argv)
+{
+	struct nlattr *li, *data;
+
+	li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, kind);
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	while (argc > 0) {
+		if (argc < 2)
+			return -1;
+		if (!strcmp(argv[0], "mode")) {
+			mnl_attr_put_u8(nlh, IFLA_SMC_DUMMY_MODE, strtoul(argv[1], NULL, 0));
+		} else if (!strcmp(argv[0], "capture")) {
+			mnl_attr_put_u8(nlh, IFLA_SMC_DUMMY_CAPTURE, strtoul(argv[1], NULL, 0));
+		} else if (!strcmp(argv[0], "snaplen")) {
+			mnl_attr_put_u32(nlh, IFLA_SMC_DUMMY_SNAPLEN, strtoul(argv[1], NULL, 0));
+		} else if (!strcmp(argv[0], "raw") && argc >= 3) {
+			unsigned char buf[256];
+			const char *h = argv[2];
+			size_t n = 0;
+
+			if (strcmp(h, "-")) {
+				for (; h[0] && h[1] && n < sizeof(buf); h += 2) {
+					int hi = hexval(h[0]), lo = hexval(h[1]);
+
+					if (hi < 0 || lo < 0)
+						return -1;
+					buf[n++] = hi << 4 | lo;
+				}
+				if (*h)
+					return -1;
+			}
+			mnl_attr_put(nlh, strtoul(argv[1], NULL, 0), n, buf);
+			argc--;
+			argv++;
+		} else {
+			return -1;
+		}
+		argc -= 2;
+		argv += 2;
+	}
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, li);
+	return 0;
+}
+
+struct info {
+	int mode, capture;
+	long long snaplen;
+	int has_kind;
+};
+
+static int data_cb(const struct nlattr *attr, void *arg)
+{
+	struct info *in = arg;
+
+	switch (mnl_attr_get_type(attr)) {
+	case IFLA_SMC_DUMMY_MODE:
+		in->mode = mnl_attr_get_u8(attr);
+		break;
+	case IFLA_SMC_DUMMY_CAPTURE:
+		in->capture = mnl_attr_get_u8(attr);
+		break;
+	case IFLA_SMC_DUMMY_SNAPLEN:
+		in->snaplen = mnl_attr_get_u32(attr);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int linkinfo_cb(const struct nlattr *attr, void *arg)
+{
+	struct info *in = arg;
+
+	if (mnl_attr_get_type(attr) == IFLA_INFO_KIND)
+		in->has_kind = !strcmp(mnl_attr_get_str(attr), kind);
+	else if (mnl_attr_get_type(attr) == IFLA_INFO_DATA)
+		mnl_attr_parse_nested(attr, data_cb, arg);
+	return MNL_CB_OK;
+}
+
+static int link_cb(const struct nlattr *attr, void *arg)
+{
+	if (mnl_attr_get_type(attr) == IFLA_LINKINFO)
+		mnl_attr_parse_nested(attr, linkinfo_cb, arg);
+	return MNL_CB_OK;
+}
+
+static int msg_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), link_cb, arg);
+}
+
+/* Print the kernel's error with its extack message, if any. */
+static void print_error(const struct nlmsghdr *nlh)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	const char *msg = "";
+	const struct nlattr *a;
+
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		size_t off = sizeof(*err);
+
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
+		mnl_attr_for_each(a, nlh, off) {
+			if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG)
+				msg = mnl_attr_get_str(a);
+		}
+	}
+	fprintf(stderr, "error: %s (errno %d): %s\n", strerror(-err->error),
+		-err->error, msg);
+}
+
+int main(int argc, char **argv)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct info in = { -1, -1, -1, 0 };
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+	unsigned int seq = time(NULL);
+	const char *cmd, *name;
+	int one = 1, ret;
+
+	if (argc < 3)
+		return usage();
+	cmd = argv[1];
+	name = argv[2];
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_seq = seq;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+	ifm->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	if (!strcmp(cmd, "add") || !strcmp(cmd, "set")) {
+		nlh->nlmsg_type = RTM_NEWLINK;
+		if (!strcmp(cmd, "add"))
+			nlh->nlmsg_flags |= NLM_F_CREATE | NLM_F_EXCL;
+		if (put_attrs(nlh, argc - 3, argv + 3))
+			return usage();
+	} else if (!strcmp(cmd, "del")) {
+		nlh->nlmsg_type = RTM_DELLINK;
+	} else if (!strcmp(cmd, "get")) {
+		nlh->nlmsg_type = RTM_GETLINK;
+		nlh->nlmsg_flags = NLM_F_REQUEST;
+	} else {
+		return usage();
+	}
+
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		perror("netlink");
+		return 1;
+	}
+	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		perror("sendto");
+		return 1;
+	}
+	ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+	if (ret < 0) {
+		perror("recvfrom");
+		return 1;
+	}
+	nlh = (struct nlmsghdr *)buf;
+	if (nlh->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+
+		if (err->error) {
+			print_error(nlh);
+			return 1;
+		}
+		return 0;
+	}
+	if (mnl_cb_run(buf, ret, seq, mnl_socket_get_portid(nl), msg_cb, &in) < 0) {
+		perror("parse");
+		return 1;
+	}
+	if (!in.has_kind) {
+		fprintf(stderr, "error: %s is no smc-dummy link\n", name);
+		return 1;
+	}
+	printf("mode %d capture %d snaplen %lld\n", in.mode, in.capture, in.snaplen);
+	mnl_socket_close(nl);
+	return 0;
+}

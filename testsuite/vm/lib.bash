@@ -1,0 +1,102 @@
+# Helpers of the VM tests (bats), loaded with `load lib`. The tests run as
+# root inside the guest that run-vm boots: the repo is at the same path,
+# read-only; /tmp is writable.
+
+TOP=${SMC_DUMP_TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
+NL=$TOP/testsuite/tools/smc-dummy-nl
+TRAFFIC=$TOP/testsuite/tools/smc-traffic
+SMC=$TOP/smc/smc
+CHECK=$TOP/testsuite/lib/smcdump_check.py
+IP_BUILT=${IP_BUILT:-$TOP/build/iproute2/ip/ip}
+UEID=SMCDUMPTEST
+
+# The VM tests need the patched kernel: outside the guest they skip.
+vm_only() {
+	[ -n "${SMC_DUMP_IN_VM:-}" ] || skip "runs inside the test VM (testsuite/vm/run-suite)"
+}
+
+# SMC-Dv2 over loopback-ism needs a user EID on x86 (design.md section 6).
+ensure_ueid() {
+	"$SMC" ueid show | grep -qx "$UEID" || "$SMC" ueid add "$UEID"
+}
+
+# run_in NETNS CMD...: CMD in a netns, or here when NETNS is empty
+run_in() {
+	local ns=$1
+	shift
+	if [ -n "$ns" ]; then
+		ip netns exec "$ns" "$@"
+	else
+		"$@"
+	fi
+}
+
+# capture_start DEV FILE [NETNS]: tcpdump on DEV into FILE until
+# capture_stop; returns once tcpdump listens.
+capture_start() {
+	local dev=$1 file=$2 ns=${3:-} i
+	# started directly, not through a function: a backgrounded subshell
+	# would take the signal meant for tcpdump
+	if [ -n "$ns" ]; then
+		ip netns exec "$ns" tcpdump -i "$dev" -w "$file" -U -B 65536 2>"$file.log" &
+	else
+		tcpdump -i "$dev" -w "$file" -U -B 65536 2>"$file.log" &
+	fi
+	CAP_PID=$!
+	CAP_FILE=$file
+	for i in $(seq 100); do
+		grep -q "listening on" "$file.log" && return 0
+		sleep 0.2
+	done
+	cat "$file.log" >&2
+	return 1
+}
+
+# capture_stop: end tcpdump, let it flush; fails if it lost packets
+capture_stop() {
+	sleep 0.5
+	kill -TERM "$CAP_PID"
+	wait "$CAP_PID" || true
+	cat "$CAP_FILE.log"
+	grep -q "^0 packets dropped by kernel" "$CAP_FILE.log"
+}
+
+# transfer ADDR BYTES [CONNS] [NETNS]: SMC traffic through ADDR, both
+# directions; the outputs land in $BATS_TEST_TMPDIR/{srv,cli}.out
+transfer() {
+	local addr=$1 bytes=$2 conns=${3:-1} ns=${4:-} port i
+	local srv=$BATS_TEST_TMPDIR/srv.out cli=$BATS_TEST_TMPDIR/cli.out
+	: >"$srv"
+	run_in "$ns" "$TRAFFIC" server -a "$addr" -p 0 -n "$bytes" -c "$conns" >"$srv" &
+	local spid=$!
+	for i in $(seq 100); do
+		port=$(awk '/^listening/ { print $2 }' "$srv")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ] || { kill $spid; return 1; }
+	run_in "$ns" "$TRAFFIC" client -a "$addr" -p "$port" -n "$bytes" -c "$conns" >"$cli"
+	local crc=$?
+	wait $spid
+	local src=$?
+	cat "$srv" "$cli"
+	[ $crc = 0 ] && [ $src = 0 ]
+}
+
+# sums DIR: the SHA-256 of every stream the traffic tool says it moved in
+# DIR (tx or rx), sorted
+sums() {
+	cat "$BATS_TEST_TMPDIR/srv.out" "$BATS_TEST_TMPDIR/cli.out" |
+		awk -v d="$1" '$1 == "conn" && $3 == d { print $7 }' | sort
+}
+
+# cap_sums FILE.json DIR: the SHA-256 of every stream reassembled from the
+# capture in DIR, sorted
+cap_sums() {
+	jq -r --arg d "$2" '.streams[] | select(.dir == $d) | .sha256' "$1" | sort
+}
+
+# link_stat DEV FIELD [NETNS]: a counter of the link (tx_packets, ...)
+link_stat() {
+	run_in "${3:-}" cat "/sys/class/net/$1/statistics/$2"
+}
