@@ -28,9 +28,11 @@ kernel-bench: deps
 iproute2: deps
 	@bash scripts/build-iproute2.sh >/dev/null
 
-check: check-host check-vm
+# Both tiers, one tally (scripts/check.sh); check-host and check-vm run one.
+check: tools kernel iproute2
+	bash scripts/check.sh
 
-check-host: tools
+check-host: tools iproute2
 	bats --print-output-on-failure testsuite/host
 
 check-vm: tools kernel iproute2

@@ -1,0 +1,26 @@
+#!/bin/bash
+# make check: the host tests, then the VM tests in one boot of the test
+# kernel; prints every TAP line as it comes and a closing tally
+# "N passed, N failed, N skipped". Exit status 0 only if nothing failed
+# and both tiers ran.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+log=$(mktemp /tmp/smc-dump-check.XXXXXX)
+trap 'rm -f "$log"' EXIT
+
+start=$(date +%s)
+echo "== host tests"
+bats --print-output-on-failure testsuite/host 2>&1 | tee -a "$log"
+host_rc=${PIPESTATUS[0]}
+echo "== VM tests (patched kernel in QEMU)"
+bash testsuite/vm/run-suite testsuite/vm 2>&1 | tee -a "$log"
+vm_rc=${PIPESTATUS[0]}
+
+passed=$(grep -c '^ok ' "$log" | tr -d ' ')
+skipped=$(grep -c '^ok .* # skip' "$log" | tr -d ' ')
+failed=$(grep -c '^not ok ' "$log" | tr -d ' ')
+passed=$((passed - skipped))
+echo "host tests exit $host_rc, VM tests exit $vm_rc, $(( $(date +%s) - start )) s"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$host_rc" = 0 ] && [ "$vm_rc" = 0 ] && [ "$failed" = 0 ]
