@@ -4,6 +4,7 @@
  * net/smc/smc_clc.h (SMC_CLC_DECL_*). The table is sorted by code.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "smc_codes.h"
 
@@ -63,7 +64,7 @@ const struct smc_code smc_decline_codes[] = {
 	{ 0x09990000, "SMC_CLC_DECL_INTERR", "internal error" },
 	{ 0x09990001, "SMC_CLC_DECL_ERR_RTOK", "rtoken handling failed" },
 	{ 0x09990002, "SMC_CLC_DECL_ERR_RDYLNK", "IB ready link failed" },
-	{ 0x09990003, "SMC_CLC_DECL_ERR_REGBUF", "register RDMA buffers failed" },
+	{ 0x09990003, "SMC_CLC_DECL_ERR_REGBUF", "registering RDMA buffers failed" },
 };
 
 const size_t smc_decline_codes_count = ARRAY_SIZE(smc_decline_codes);
@@ -117,4 +118,39 @@ const char *smc_decline_class(uint32_t code)
 	default:
 		return "unknown";
 	}
+}
+
+/**
+ * smc_decline_name() - the short name of a decline code
+ * @code: peer diagnosis or fallback reason, host byte order
+ *
+ * The short name is the kernel's macro name without SMC_DECLINE_PREFIX,
+ * e.g. "NOUEID" for SMC_CLC_DECL_NOUEID, as smc stats and smc socket show
+ * it.
+ *
+ * Return: a static string, or NULL when Linux 6.12 does not define @code.
+ */
+const char *smc_decline_name(uint32_t code)
+{
+	const struct smc_code *c = smc_decline_lookup(code);
+	size_t len = strlen(SMC_DECLINE_PREFIX);
+
+	if (!c)
+		return NULL;
+	if (!strncmp(c->name, SMC_DECLINE_PREFIX, len))
+		return c->name + len;
+	return c->name;
+}
+
+/**
+ * smc_decline_text() - the short description of a decline code
+ * @code: peer diagnosis or fallback reason, host byte order
+ *
+ * Return: a static string, or NULL when Linux 6.12 does not define @code.
+ */
+const char *smc_decline_text(uint32_t code)
+{
+	const struct smc_code *c = smc_decline_lookup(code);
+
+	return c ? c->text : NULL;
 }

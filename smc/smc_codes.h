@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SMC CLC decline codes (peer diagnosis) of Linux 6.12 net/smc/smc_clc.h,
- * by name and text, for every tool that shows a decline or fallback reason.
+ * by name and text: the one table of every part of smc that shows a decline
+ * or fallback reason (the CLC decoder, smc stats, smc socket), so that all
+ * speak the same names. The kernel uses the same codes for the local
+ * fallback reason (smc->fallback_rsn) and the peer's diagnosis.
  */
 #ifndef SMC_CODES_H
 #define SMC_CODES_H
@@ -25,7 +28,12 @@ struct smc_code {
 extern const struct smc_code smc_decline_codes[];
 extern const size_t smc_decline_codes_count;
 
+/* The prefix of every @name: the short name is what follows it */
+#define SMC_DECLINE_PREFIX "SMC_CLC_DECL_"
+
 const struct smc_code *smc_decline_lookup(uint32_t code);
 const char *smc_decline_class(uint32_t code);
+const char *smc_decline_name(uint32_t code);
+const char *smc_decline_text(uint32_t code);
 
 #endif /* SMC_CODES_H */
