@@ -20,8 +20,7 @@
 #include "genl.h"
 #include "json_print.h"
 #include "smc.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "smc_codes.h"
 
 /* Buckets of the size histograms: kernel's SMC_BUF_8K ... SMC_BUF_G_1024K,
  * attributes SMC_NLA_STATS_PLOAD_8K ... _G_1024K (index + 1)
@@ -71,60 +70,6 @@ struct stats {
 	unsigned int nr_reasons;
 	struct fback_reason reason[MAX_REASONS];
 };
-
-/* Decline and fallback reasons (net/smc/smc_clc.h, SMC_CLC_DECL_*) */
-static const struct {
-	uint32_t code;
-	const char *name;
-	const char *text;
-} reasons[] = {
-	{ 0x01010000, "MEM", "insufficient memory resources" },
-	{ 0x02010000, "TIMEOUT_CL", "timeout waiting for QP confirm link" },
-	{ 0x02020000, "TIMEOUT_AL", "timeout waiting for QP add link" },
-	{ 0x03000000, "CNFERR", "configuration error" },
-	{ 0x03010000, "PEERNOSMC", "peer did not indicate SMC" },
-	{ 0x03020000, "IPSEC", "IPsec usage" },
-	{ 0x03030000, "NOSMCDEV", "no SMC device found (R or D)" },
-	{ 0x03030001, "NOSMCDDEV", "no SMC-D device found" },
-	{ 0x03030002, "NOSMCRDEV", "no SMC-R device found" },
-	{ 0x03030003, "NOISM2SUPP", "hardware has no ISMv2 support" },
-	{ 0x03030004, "NOV2EXT", "peer sent no CLC v2 extension" },
-	{ 0x03030005, "NOV2DEXT", "peer sent no CLC SMC-Dv2 extension" },
-	{ 0x03030006, "NOSEID", "peer sent no SEID" },
-	{ 0x03030007, "NOSMCD2DEV", "no SMC-Dv2 device found" },
-	{ 0x03030008, "NOUEID", "peer sent no UEID" },
-	{ 0x03030009, "RELEASEERR", "release version negotiation failed" },
-	{ 0x0303000a, "MAXCONNERR", "max connections negotiation failed" },
-	{ 0x0303000b, "MAXLINKERR", "max links negotiation failed" },
-	{ 0x03040000, "MODEUNSUPP", "SMC modes do not match (R or D)" },
-	{ 0x03050000, "RMBE_EC", "peer has eyecatcher in RMBE" },
-	{ 0x03060000, "OPTUNSUPP", "fastopen sockopt not supported" },
-	{ 0x03070000, "DIFFPREFIX", "IP prefix / subnet mismatch" },
-	{ 0x03080000, "GETVLANERR", "cannot get VLAN id of IP device" },
-	{ 0x03090000, "ISMVLANERR", "cannot register VLAN id on ISM device" },
-	{ 0x030a0000, "NOACTLINK", "no active SMC-R link in link group" },
-	{ 0x030b0000, "NOSRVLINK", "SMC-R link from server not found" },
-	{ 0x030c0000, "VERSMISMAT", "SMC version mismatch" },
-	{ 0x030d0000, "MAX_DMB", "SMC-D DMB limit exceeded" },
-	{ 0x030e0000, "NOROUTE", "SMC-Rv2 connection: no route to peer" },
-	{ 0x030f0000, "NOINDIRECT", "SMC-Rv2 connection: indirect mismatch" },
-	{ 0x04000000, "SYNCERR", "synchronization error" },
-	{ 0x05000000, "PEERDECL", "peer declined during handshake" },
-	{ 0x09990000, "INTERR", "internal error" },
-	{ 0x09990001, "ERR_RTOK", "rtoken handling failed" },
-	{ 0x09990002, "ERR_RDYLNK", "IB ready link failed" },
-	{ 0x09990003, "ERR_REGBUF", "registering RDMA buffers failed" },
-};
-
-static int find_reason(uint32_t code)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(reasons); i++)
-		if (reasons[i].code == code)
-			return i;
-	return -1;
-}
 
 static void usage(FILE *fp)
 {
@@ -456,9 +401,9 @@ static void print_json_tech(const char *key, const struct tech_stats *t)
 static void print_json(const struct stats *s)
 {
 	const struct fback_reason *r;
+	const char *name;
 	char code[16];
 	unsigned int i;
-	int k;
 
 	open_json_object(NULL);
 	print_json_tech("smcd", &s->smcd);
@@ -475,15 +420,14 @@ static void print_json(const struct stats *s)
 	open_json_array(PRINT_JSON, "reasons");
 	for (i = 0; i < s->nr_reasons; i++) {
 		r = &s->reason[i];
-		k = find_reason(r->code);
+		name = smc_decline_name(r->code);
 		open_json_object(NULL);
 		print_string(PRINT_JSON, "role", NULL,
 			     r->server ? "server" : "client");
 		snprintf(code, sizeof(code), "0x%08x", r->code);
 		print_string(PRINT_JSON, "code", NULL, code);
-		if (k >= 0)
-			print_string(PRINT_JSON, "name", NULL,
-				     reasons[k].name);
+		if (name)
+			print_string(PRINT_JSON, "name", NULL, name);
 		else
 			print_null(PRINT_JSON, "name", NULL, NULL);
 		print_uint(PRINT_JSON, "count", NULL, r->count);
@@ -599,8 +543,8 @@ static void print_text(const struct stats *s)
 	uint64_t hs = s->clnt_hs_err + s->srv_hs_err;
 	uint64_t fb = s->fback_clnt + s->fback_srv;
 	const struct fback_reason *r;
+	const char *name, *desc;
 	unsigned int i;
-	int k;
 
 	printf("%-32s %14" PRIu64 "\n", "Connections handled",
 	       tech_conns(&s->smcd) + tech_conns(&s->smcr) + hs + fb);
@@ -614,12 +558,16 @@ static void print_text(const struct stats *s)
 	printf("%-32s %14" PRIu64 " (client %" PRIu64 ", server %" PRIu64 ")\n",
 	       "TCP fallback", fb, s->fback_clnt, s->fback_srv);
 	for (i = 0; i < s->nr_reasons; i++) {
+		/* names and texts from the table shared with smc socket
+		 * and the CLC decoder (smc_codes.c)
+		 */
 		r = &s->reason[i];
-		k = find_reason(r->code);
+		name = smc_decline_name(r->code);
+		desc = smc_decline_text(r->code);
 		printf("  %-6s 0x%08x %-12s %14u  %s\n",
 		       r->server ? "server" : "client", r->code,
-		       k >= 0 ? reasons[k].name : "?", r->count,
-		       k >= 0 ? reasons[k].text : "unknown reason");
+		       name ? name : "?", r->count,
+		       desc ? desc : "unknown reason");
 	}
 }
 
