@@ -43,11 +43,13 @@ $ip link del smcd0
 step "SMC statistics after: SMC-D v2 connections and bytes went up"
 $smc stats
 
-step "The records, decoded (first 25 of $(tcpdump -r $work/smcd.pcap 2>/dev/null | wc -l))"
-$smc dump read $work/smcd.pcap | head -25
+$smc dump read $work/smcd.pcap >$work/records.txt
+step "The records, decoded (the first 25 of $(wc -l <$work/records.txt))"
+head -25 $work/records.txt
 
 step "tcpdump itself sees UDP records on the connection's ports"
-tcpdump -nr $work/smcd.pcap 2>/dev/null | head -4
+tcpdump -nr $work/smcd.pcap 2>/dev/null >$work/tcpdump.txt
+head -4 $work/tcpdump.txt
 
 step "Per-connection summary"
 $smc dump stats $work/smcd.pcap
