@@ -915,8 +915,6 @@ sys.stdout.buffer.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 0
 	[[ "$stderr" == *"link type "*"(0) not supported"* ]]
 	run -0 "$SMC" dump help
 	[[ "$output" == "Usage: smc dump read "* ]]
-	run -1 --separate-stderr "$SMC" dump start
-	[[ "$stderr" == *"not implemented"* ]]
 }
 
 @test "JSON output parses, pretty too, for read, follow and stats" {
