@@ -9,7 +9,7 @@ set -euo pipefail
 PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
       ccache qemu-system-x86 bats tcpdump libpcap-dev libmnl-dev pkg-config
       iproute2 xz-utils dpkg-dev python3 tshark libcap-dev jq
-      clang llvm util-linux"
+      clang llvm util-linux iputils-ping"
 
 stamp=/var/lib/smc-dump-deps.stamp
 want="$(echo $PKGS) linux-source-6.12"
