@@ -1,6 +1,6 @@
 #!/bin/bash
 # make check: the host tests, then the VM tests in one boot of the test
-# kernel; prints every TAP line as it comes and a closing tally
+# kernel, then the SMC-R tests in two VMs; prints every TAP line as it comes and a closing tally
 # "N passed, N failed, N skipped". Exit status 0 only if nothing failed
 # and both tiers ran.
 set -uo pipefail
@@ -16,11 +16,14 @@ host_rc=${PIPESTATUS[0]}
 echo "== VM tests (patched kernel in QEMU)"
 bash testsuite/vm/run-suite testsuite/vm 2>&1 | tee -a "$log"
 vm_rc=${PIPESTATUS[0]}
+echo "== SMC-R tests (two VMs with Soft-RoCE)"
+bats --print-output-on-failure testsuite/smcr 2>&1 | tee -a "$log"
+smcr_rc=${PIPESTATUS[0]}
 
 passed=$(grep -c '^ok ' "$log" | tr -d ' ')
 skipped=$(grep -c '^ok .* # skip' "$log" | tr -d ' ')
 failed=$(grep -c '^not ok ' "$log" | tr -d ' ')
 passed=$((passed - skipped))
-echo "host tests exit $host_rc, VM tests exit $vm_rc, $(( $(date +%s) - start )) s"
+echo "host tests exit $host_rc, VM tests exit $vm_rc, SMC-R tests exit $smcr_rc, $(( $(date +%s) - start )) s"
 echo "$passed passed, $failed failed, $skipped skipped"
-[ "$host_rc" = 0 ] && [ "$vm_rc" = 0 ] && [ "$failed" = 0 ]
+[ "$host_rc" = 0 ] && [ "$vm_rc" = 0 ] && [ "$smcr_rc" = 0 ] && [ "$failed" = 0 ]
