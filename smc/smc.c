@@ -62,12 +62,17 @@ int invarg(const char *msg, const char *arg)
 
 static int do_help(int argc, char **argv);
 
+/* socket.c: smc socket, and the smcss entry point (run as "smcss") */
+int do_socket(int argc, char **argv);
+int smcss_main(int argc, char **argv, const char *version);
+
 static const struct cmd {
 	const char *name;
 	int (*func)(int argc, char **argv);
 } cmds[] = {
 	{ "ueid", do_ueid },
 	{ "stats", do_stats },
+	{ "socket", do_socket },
 	{ "dump", do_dump },
 	{ "help", do_help },
 	{ NULL, NULL },
@@ -177,7 +182,14 @@ static int finish(int ret)
 int main(int argc, char **argv)
 {
 	const struct cmd *c;
+	const char *prog;
 	int ret;
+
+	/* a link named smcss: smc-tools' smcss options (socket.c) */
+	prog = strrchr(argv[0], '/');
+	prog = prog ? prog + 1 : argv[0];
+	if (!strcmp(prog, "smcss"))
+		return finish(smcss_main(argc, argv, VERSION));
 
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "--")) {
