@@ -1,0 +1,610 @@
+-- SPDX-License-Identifier: GPL-2.0
+--
+-- smcdump.lua - Wireshark dissector for SMC dump records
+--
+-- An smc-dummy link mirrors the data and CDC messages of SMC connections
+-- (RFC 7609; Linux net/smc) as UDP datagrams with the addresses and ports
+-- of the connection's TCP socket. The UDP payload is a record: the header
+-- of design section 4 (include/uapi/linux/smc_dump.h, big-endian), then
+-- the data, or the CDC message (44-byte SMC-R wire format, or the 32-byte
+-- SMC-D struct smcd_cdc_msg in the capturing host's byte order).
+--
+-- Registered as a heuristic dissector on UDP (the record magic
+-- 0xCFD3E7A5) and for "Decode As" on UDP ports. Field abbreviations are
+-- stable; contrib/wireshark/README.md lists them.
+--
+-- Written for Wireshark 4.0 with Lua 5.2: no 5.3 integer operators, bit
+-- operations through bit32.
+
+local MAGIC = 0xCFD3E7A5
+local HDR_VER = 3
+local HDR_LEN = 32		-- struct smc_dump_hdr
+local LEGACY_PREFIX = 10	-- magic, versions, mode, type, len
+local MODE_SMCR, MODE_SMCD = 1, 2
+local TYPE_RAW, TYPE_CDC = 1, 2
+local F_RX, F_TRUNC = 0x01, 0x02
+local CDC_TYPE = 0xFE
+local CDC_R_LEN, CDC_D_LEN = 44, 32
+
+local smcdump = Proto("smcdump", "SMC dump record")
+
+-- ------------------------------------------------------------ fields
+
+local mode_names = { [MODE_SMCR] = "SMC-R", [MODE_SMCD] = "SMC-D" }
+local type_names = { [TYPE_RAW] = "data", [TYPE_CDC] = "CDC" }
+
+-- bit values from the __BIG_ENDIAN_BITFIELD layouts of struct
+-- smc_cdc_producer_flags and smc_cdc_conn_state_flags (net/smc/smc.h):
+-- the first member is the most significant bit; the little-endian
+-- layout lists the members in reverse, so the bits are the same on
+-- every host
+local prod_flag_bits = {
+	{ 0x80, "write_blocked", "Writing blocked (no receive buffer space)" },
+	{ 0x40, "urg_data_pending", "Urgent data pending" },
+	{ 0x20, "urg_data_present", "Urgent data present" },
+	{ 0x10, "cons_curs_upd_req", "Consumer cursor update requested" },
+	{ 0x08, "failover_validation", "Failover validation (message replay)" },
+}
+local conn_state_bits = {
+	{ 0x80, "peer_done_writing", "Peer done writing" },
+	{ 0x40, "peer_conn_closed", "Peer connection closed" },
+	{ 0x20, "peer_conn_abort", "Peer connection aborted" },
+}
+
+local f = {
+	magic = ProtoField.uint32("smcdump.magic", "Magic", base.HEX),
+	hdr_ver = ProtoField.uint8("smcdump.hdr_ver", "Header version", base.DEC),
+	smc_ver = ProtoField.uint8("smcdump.smc_ver", "SMC version", base.DEC),
+	mode = ProtoField.uint8("smcdump.mode", "Mode", base.DEC, mode_names),
+	rtype = ProtoField.uint8("smcdump.type", "Record type", base.DEC,
+				 type_names),
+	len = ProtoField.uint16("smcdump.len", "Record length", base.DEC),
+	hdr_len = ProtoField.uint8("smcdump.hdr_len", "Header length", base.DEC),
+	flags = ProtoField.uint8("smcdump.flags", "Flags", base.HEX),
+	flags_rx = ProtoField.bool("smcdump.flags.rx", "Received", 8,
+				   { "received", "sent" }, F_RX),
+	flags_trunc = ProtoField.bool("smcdump.flags.truncated",
+				      "Truncated by snaplen", 8, nil, F_TRUNC),
+	flags_res = ProtoField.uint8("smcdump.flags.reserved", "Reserved",
+				     base.HEX, nil, 0xFC),
+	dir = ProtoField.string("smcdump.dir", "Direction"),
+	seq = ProtoField.uint32("smcdump.seq", "Link sequence number", base.DEC),
+	token = ProtoField.uint32("smcdump.token", "Connection token", base.HEX),
+	orig_len = ProtoField.uint32("smcdump.orig_len", "Original payload length",
+				     base.DEC),
+	offset = ProtoField.uint64("smcdump.offset", "Offset", base.DEC),
+	hdr_extra = ProtoField.bytes("smcdump.hdr_extra",
+				     "Header bytes not known to this dissector"),
+	payload_len = ProtoField.uint32("smcdump.payload_len",
+					"Payload length in the record", base.DEC),
+	cap_len = ProtoField.uint32("smcdump.cap_len",
+				    "Payload length in the capture", base.DEC),
+	error = ProtoField.string("smcdump.error", "Malformed"),
+
+	data = ProtoField.bytes("smcdump.data", "Data"),
+	stream_offset = ProtoField.uint64("smcdump.stream_offset",
+					  "Stream offset", base.DEC),
+	stream_end = ProtoField.uint64("smcdump.stream_end",
+				       "Stream offset after the record",
+				       base.DEC),
+
+	legacy_raw = ProtoField.bytes("smcdump.legacy.raw",
+				      "Alibaba layout: bytes after the prefix"),
+	legacy_raw_len = ProtoField.uint32("smcdump.legacy.raw_len",
+					   "Bytes after the prefix", base.DEC),
+
+	cdc = ProtoField.none("smcdump.cdc", "CDC message"),
+	cdc_type = ProtoField.uint8("smcdump.cdc.type", "Message type", base.HEX),
+	cdc_len = ProtoField.uint8("smcdump.cdc.len", "Message length", base.DEC),
+	cdc_seqno = ProtoField.uint16("smcdump.cdc.seqno", "Sequence number",
+				      base.DEC),
+	cdc_token = ProtoField.uint32("smcdump.cdc.token",
+				      "Alert token (of the receiver)", base.HEX),
+	prod = ProtoField.string("smcdump.cdc.prod", "Producer cursor"),
+	prod_res = ProtoField.uint16("smcdump.cdc.prod.reserved", "Reserved",
+				     base.HEX),
+	prod_wrap = ProtoField.uint16("smcdump.cdc.prod.wrap", "Wrap", base.DEC),
+	prod_count = ProtoField.uint32("smcdump.cdc.prod.count", "Count",
+				       base.DEC),
+	cons = ProtoField.string("smcdump.cdc.cons", "Consumer cursor"),
+	cons_res = ProtoField.uint16("smcdump.cdc.cons.reserved", "Reserved",
+				     base.HEX),
+	cons_wrap = ProtoField.uint16("smcdump.cdc.cons.wrap", "Wrap", base.DEC),
+	cons_count = ProtoField.uint32("smcdump.cdc.cons.count", "Count",
+				       base.DEC),
+	prod_cursor_flags = ProtoField.uint16("smcdump.cdc.prod_cursor_flags",
+					      "Producer cursor flag bytes (unused)",
+					      base.HEX),
+	pflags = ProtoField.uint8("smcdump.cdc.prod_flags", "Producer flags",
+				  base.HEX),
+	pflags_names = ProtoField.string("smcdump.cdc.prod_flags.names",
+					 "Producer flags set"),
+	pflags_res = ProtoField.uint8("smcdump.cdc.prod_flags.reserved",
+				      "Reserved", base.HEX, nil, 0x07),
+	csflags = ProtoField.uint8("smcdump.cdc.conn_state_flags",
+				   "Connection state flags", base.HEX),
+	csflags_names = ProtoField.string("smcdump.cdc.conn_state_flags.names",
+					  "Connection state flags set"),
+	csflags_res = ProtoField.uint8("smcdump.cdc.conn_state_flags.reserved",
+				       "Reserved", base.HEX, nil, 0x1F),
+	cdc_res = ProtoField.bytes("smcdump.cdc.reserved", "Reserved"),
+}
+
+local pflag_fields, csflag_fields = {}, {}
+for i, b in ipairs(prod_flag_bits) do
+	pflag_fields[i] = ProtoField.bool("smcdump.cdc.prod_flags." .. b[2],
+					  b[3], 8, nil, b[1])
+	f["pflag_" .. b[2]] = pflag_fields[i]
+end
+for i, b in ipairs(conn_state_bits) do
+	csflag_fields[i] = ProtoField.bool("smcdump.cdc.conn_state_flags." ..
+					   b[2], b[3], 8, nil, b[1])
+	f["csflag_" .. b[2]] = csflag_fields[i]
+end
+
+-- registered in a fixed order (of the keys), not in pairs() order
+local fieldkeys, fieldlist = {}, {}
+for k in pairs(f) do
+	fieldkeys[#fieldkeys + 1] = k
+end
+table.sort(fieldkeys)
+for i, k in ipairs(fieldkeys) do
+	fieldlist[i] = f[k]
+end
+smcdump.fields = fieldlist
+
+local ef = {
+	malformed = ProtoExpert.new("smcdump.expert.malformed",
+				    "Malformed SMC dump record",
+				    expert.group.MALFORMED,
+				    expert.severity.ERROR),
+	truncated = ProtoExpert.new("smcdump.expert.truncated",
+				    "Payload truncated by the link's snaplen",
+				    expert.group.UNDECODED,
+				    expert.severity.WARN),
+	cap_truncated = ProtoExpert.new("smcdump.expert.cap_truncated",
+					"Record cut by the capture snaplen",
+					expert.group.UNDECODED,
+					expert.severity.WARN),
+	legacy = ProtoExpert.new("smcdump.expert.legacy",
+				 "Alibaba layout (hdr_ver < 3): only the prefix is decoded",
+				 expert.group.UNDECODED,
+				 expert.severity.NOTE),
+}
+smcdump.experts = { ef.malformed, ef.truncated, ef.cap_truncated, ef.legacy }
+
+-- ------------------------------------------------------- preferences
+
+local ENDIAN_LITTLE, ENDIAN_BIG = 0, 1
+smcdump.prefs.cdc_endian = Pref.enum("SMC-D CDC byte order", ENDIAN_LITTLE,
+	"Byte order of SMC-D CDC messages: the host byte order of the " ..
+	"machine that made the capture (little: x86, arm64; big: s390x)",
+	{ { 1, "little", ENDIAN_LITTLE }, { 2, "big", ENDIAN_BIG } }, false)
+smcdump.prefs.dummy_frames = Pref.bool("UDP of smc-dummy frames is a record",
+	true,
+	"UDP in an Ethernet frame whose source and destination MAC are " ..
+	"equal (and not zero) comes from an smc-dummy link: decode it as " ..
+	"a record even without the magic, and report a wrong magic")
+
+-- ------------------------------------------------------------ helpers
+
+local f_eth_src = Field.new("eth.src")
+local f_eth_dst = Field.new("eth.dst")
+
+-- The frame comes from an smc-dummy link: Ethernet, both MACs the link's
+-- address. Zero MACs (tcpdump on lo) do not count.
+local function from_dummy_link()
+	local srcs, dsts = { f_eth_src() }, { f_eth_dst() }
+
+	if #srcs == 0 or #dsts == 0 then
+		return false
+	end
+	-- the bytes: tostring() of an address may be a resolved name
+	local s = srcs[#srcs].range:bytes():tohex()
+	local d = dsts[#dsts].range:bytes():tohex()
+	return s == d and s ~= "000000000000"
+end
+
+local function flag_names(v, bits)
+	local out = {}
+	local bit = 0x80
+
+	while bit > 0 do
+		if bit32.band(v, bit) ~= 0 then
+			local name = string.format("0x%02x", bit)
+			for _, b in ipairs(bits) do
+				if b[1] == bit then
+					name = b[2]
+				end
+			end
+			out[#out + 1] = name
+		end
+		bit = bit32.rshift(bit, 1)
+	end
+	return table.concat(out, ",")
+end
+
+local function hex8(v)
+	return string.format("0x%08x", v)
+end
+
+-- ------------------------------------------------------------ CDC
+
+-- Decode the CDC message in tvb range r (len bytes captured, the whole
+-- message present). Returns the error text or nil, and a summary.
+local function dissect_cdc(r, len, smcd, tree)
+	local need = smcd and CDC_D_LEN or CDC_R_LEN
+	local kind = smcd and "SMC-D" or "SMC-R"
+	local st = tree:add(f.cdc, r)
+
+	st:set_text(kind .. " CDC message")
+	if len < need then
+		return string.format("%s CDC message of %u bytes, need %u",
+				     kind, len, need), ""
+	end
+	local ctype = r(0, 1):uint()
+	local clen
+	local pwrap, pcount, cwrap, ccount, pf, csf
+	local pf_r, csf_r
+
+	st:add(f.cdc_type, r(0, 1))
+	if smcd then
+		local little = smcdump.prefs.cdc_endian ~= ENDIAN_BIG
+		local function u(o, n)
+			if little then
+				return r(o, n):le_uint()
+			end
+			return r(o, n):uint()
+		end
+		local function add(t, field, o, n)
+			if little then
+				return t:add_le(field, r(o, n))
+			end
+			return t:add(field, r(o, n))
+		end
+
+		st:add(f.cdc_res, r(1, 7))
+		pwrap, pcount = u(8, 2), u(10, 4)
+		cwrap, ccount = u(16, 2), u(18, 4)
+		local pt = st:add(f.prod, r(8, 8),
+				  string.format("%u:%u", pwrap, pcount))
+		add(pt, f.prod_wrap, 8, 2)
+		add(pt, f.prod_count, 10, 4)
+		pt:add(f.prod_cursor_flags, r(14, 2))
+		local ct = st:add(f.cons, r(16, 8),
+				  string.format("%u:%u", cwrap, ccount))
+		add(ct, f.cons_wrap, 16, 2)
+		add(ct, f.cons_count, 18, 4)
+		-- Linux sends the flags in the consumer cursor
+		-- (smcd_cdc_msg_send())
+		pf_r, csf_r = r(22, 1), r(23, 1)
+	else
+		clen = r(1, 1):uint()
+		st:add(f.cdc_len, r(1, 1))
+		st:add(f.cdc_seqno, r(2, 2))
+		st:add(f.cdc_token, r(4, 4))
+		pwrap, pcount = r(10, 2):uint(), r(12, 4):uint()
+		cwrap, ccount = r(18, 2):uint(), r(20, 4):uint()
+		local pt = st:add(f.prod, r(8, 8),
+				  string.format("%u:%u", pwrap, pcount))
+		pt:add(f.prod_res, r(8, 2))
+		pt:add(f.prod_wrap, r(10, 2))
+		pt:add(f.prod_count, r(12, 4))
+		local ct = st:add(f.cons, r(16, 8),
+				  string.format("%u:%u", cwrap, ccount))
+		ct:add(f.cons_res, r(16, 2))
+		ct:add(f.cons_wrap, r(18, 2))
+		ct:add(f.cons_count, r(20, 4))
+		pf_r, csf_r = r(24, 1), r(25, 1)
+	end
+
+	pf, csf = pf_r:uint(), csf_r:uint()
+	local pnames, cnames = flag_names(pf, prod_flag_bits),
+			       flag_names(csf, conn_state_bits)
+	local pft = st:add(f.pflags, pf_r)
+	pft:append_text(pnames ~= "" and " (" .. pnames .. ")" or "")
+	for _, pfield in ipairs(pflag_fields) do
+		pft:add(pfield, pf_r)
+	end
+	pft:add(f.pflags_res, pf_r)
+	pft:add(f.pflags_names, pf_r, pnames):set_generated()
+	local cst = st:add(f.csflags, csf_r)
+	cst:append_text(cnames ~= "" and " (" .. cnames .. ")" or "")
+	for _, cfield in ipairs(csflag_fields) do
+		cst:add(cfield, csf_r)
+	end
+	cst:add(f.csflags_res, csf_r)
+	cst:add(f.csflags_names, csf_r, cnames):set_generated()
+	if smcd then
+		st:add(f.cdc_res, r(24, 8))
+	else
+		st:add(f.cdc_res, r(26, 18))
+	end
+
+	local summary = string.format("prod %u:%u cons %u:%u", pwrap, pcount,
+				      cwrap, ccount)
+	if pnames ~= "" then
+		summary = summary .. " flags [" .. pnames .. "]"
+	end
+	if cnames ~= "" then
+		summary = summary .. " state [" .. cnames .. "]"
+	end
+	st:append_text(": " .. summary)
+
+	if len ~= need then
+		return string.format("%s CDC message of %u bytes, expected %u",
+				     kind, len, need), summary
+	end
+	if ctype ~= CDC_TYPE then
+		return string.format("CDC type 0x%02x, expected 0x%02x", ctype,
+				     CDC_TYPE), summary
+	end
+	if not smcd and clen ~= CDC_R_LEN then
+		return string.format("CDC length field %u, expected %u", clen,
+				     CDC_R_LEN), summary
+	end
+	return nil, summary
+end
+
+-- ------------------------------------------------------------ record
+
+local function malformed(tree, item, pinfo, why)
+	tree:add(f.error, why):set_generated()
+	item:add_proto_expert_info(ef.malformed, why)
+	pinfo.cols.info:append(" [malformed: " .. why .. "]")
+end
+
+-- The checks and their texts are those of smc dump read
+-- (smc/dump_parse.c), so both report the same record the same way.
+local function dissect(tvb, pinfo, tree)
+	local cap = tvb:len()
+	local wire = tvb:reported_len()
+
+	pinfo.cols.protocol = "SMCDUMP"
+	pinfo.cols.info = "SMC dump"
+	local top = tree:add(smcdump, tvb())
+
+	if cap < 4 then
+		malformed(top, top, pinfo,
+			  string.format("short record: %u bytes", cap))
+		return wire
+	end
+	top:add(f.magic, tvb(0, 4))
+	local magic = tvb(0, 4):uint()
+	if magic ~= MAGIC then
+		malformed(top, top, pinfo,
+			  string.format("bad magic 0x%08x", magic))
+		return wire
+	end
+	if cap < LEGACY_PREFIX then
+		malformed(top, top, pinfo,
+			  string.format("short header: %u bytes", cap))
+		return wire
+	end
+	local hdr_ver = tvb(4, 1):uint()
+	local mode = tvb(6, 1):uint()
+	local rtype = tvb(7, 1):uint()
+	local rlen = tvb(8, 2):uint()
+	local mname = mode_names[mode] or string.format("mode-%u", mode)
+
+	top:add(f.hdr_ver, tvb(4, 1))
+	top:add(f.smc_ver, tvb(5, 1))
+	top:add(f.mode, tvb(6, 1))
+	top:add(f.rtype, tvb(7, 1))
+	top:add(f.len, tvb(8, 2))
+
+	if hdr_ver < HDR_VER then
+		local raw_len = wire - LEGACY_PREFIX
+		local raw_cap = cap - LEGACY_PREFIX
+
+		pinfo.cols.info = string.format("%s legacy hdr_ver %u type %s len %u",
+			mname, hdr_ver, type_names[rtype] or tostring(rtype),
+			rlen)
+		top:append_text(string.format(", %s, Alibaba layout (hdr_ver %u)",
+					      mname, hdr_ver))
+		top:add_proto_expert_info(ef.legacy)
+		top:add(f.legacy_raw_len, raw_len):set_generated()
+		top:add(f.cap_len, raw_cap):set_generated()
+		if raw_cap > 0 then
+			top:add(f.legacy_raw, tvb(LEGACY_PREFIX, raw_cap))
+		end
+		if raw_cap < raw_len then
+			top:add_proto_expert_info(ef.cap_truncated,
+				string.format("Record cut by the capture snaplen (%u of %u bytes after the prefix)",
+					      raw_cap, raw_len))
+		end
+		if rlen ~= wire then
+			malformed(top, top, pinfo,
+				  string.format("len %u differs from the UDP payload %u",
+						rlen, wire))
+		end
+		return wire
+	end
+
+	if wire < HDR_LEN then
+		malformed(top, top, pinfo,
+			  string.format("short header: %u bytes, need %u", wire,
+					HDR_LEN))
+		return wire
+	end
+	if cap < HDR_LEN then
+		malformed(top, top, pinfo,
+			  string.format("header cut by the capture snaplen (%u bytes)",
+					cap))
+		return wire
+	end
+
+	local hdr_len = tvb(10, 1):uint()
+	local flags = tvb(11, 1):uint()
+	local seq = tvb(12, 4):uint()
+	local token = tvb(16, 4):uint()
+	local orig_len = tvb(20, 4):uint()
+	local offset = tvb(24, 8):uint64()
+	local rx = bit32.band(flags, F_RX) ~= 0
+	local trunc = bit32.band(flags, F_TRUNC) ~= 0
+	local dir = rx and "rx" or "tx"
+
+	top:add(f.hdr_len, tvb(10, 1))
+	local ft = top:add(f.flags, tvb(11, 1))
+	ft:add(f.flags_rx, tvb(11, 1))
+	ft:add(f.flags_trunc, tvb(11, 1))
+	ft:add(f.flags_res, tvb(11, 1))
+	top:add(f.dir, tvb(11, 1), dir):set_generated()
+	top:add(f.seq, tvb(12, 4))
+	top:add(f.token, tvb(16, 4))
+	top:add(f.orig_len, tvb(20, 4))
+	top:add(f.offset, tvb(24, 8))
+
+	pinfo.cols.info = string.format("%s %s token %s", mname, dir,
+					hex8(token))
+	top:append_text(string.format(", %s %s, token %s, seq %u", mname, dir,
+				      hex8(token), seq))
+
+	if hdr_len < HDR_LEN then
+		malformed(top, top, pinfo,
+			  string.format("hdr_len %u below %u", hdr_len, HDR_LEN))
+		return wire
+	end
+	if rlen < hdr_len then
+		malformed(top, top, pinfo,
+			  string.format("len %u below hdr_len %u", rlen, hdr_len))
+		return wire
+	end
+	if rlen ~= wire then
+		malformed(top, top, pinfo,
+			  string.format("len %u differs from the UDP payload %u",
+					rlen, wire))
+		return wire
+	end
+	if hdr_len > cap then
+		malformed(top, top, pinfo,
+			  string.format("header cut by the capture snaplen (%u of %u bytes)",
+					cap, hdr_len))
+		return wire
+	end
+	if hdr_len > HDR_LEN then
+		top:add(f.hdr_extra, tvb(HDR_LEN, hdr_len - HDR_LEN))
+	end
+
+	local pay_wire = rlen - hdr_len
+	local pay_cap = math.min(cap - hdr_len, pay_wire)
+	local pay = nil
+
+	if pay_cap > 0 then
+		pay = tvb(hdr_len, pay_cap)
+	end
+	top:add(f.payload_len, pay_wire):set_generated()
+	top:add(f.cap_len, pay_cap):set_generated()
+	if pay_cap < pay_wire then
+		top:add_proto_expert_info(ef.cap_truncated,
+			string.format("Record cut by the capture snaplen (%u of %u payload bytes)",
+				      pay_cap, pay_wire))
+	end
+
+	local err = nil
+	if mode ~= MODE_SMCR and mode ~= MODE_SMCD then
+		err = string.format("unknown mode %u", mode)
+	elseif rtype ~= TYPE_RAW and rtype ~= TYPE_CDC then
+		err = string.format("unknown type %u", rtype)
+	elseif orig_len < pay_wire then
+		err = string.format("orig_len %u below the payload %u", orig_len,
+				    pay_wire)
+	elseif trunc then
+		if rtype == TYPE_CDC then
+			err = "CDC record marked truncated"
+		elseif orig_len == pay_wire then
+			err = string.format("marked truncated, but orig_len %u equals the payload",
+					    orig_len)
+		end
+	elseif orig_len ~= pay_wire then
+		err = string.format("orig_len %u differs from the payload %u, not marked truncated",
+				    orig_len, pay_wire)
+	end
+	if not err and rtype == TYPE_CDC and offset ~= UInt64(0) then
+		err = string.format("CDC record with offset %s", tostring(offset))
+	end
+	if not err and offset > UInt64.max() - orig_len then
+		err = string.format("offset %s + orig_len %u overflows",
+				    tostring(offset), orig_len)
+	end
+
+	if rtype == TYPE_RAW then
+		local soff = offset
+		local send = offset + pay_wire	-- when it does not wrap
+
+		pinfo.cols.info:append(string.format(" data offset %s len %u",
+						     tostring(offset), pay_wire))
+		if trunc then
+			pinfo.cols.info:append(string.format(" orig_len %u truncated",
+							     orig_len))
+			top:add_proto_expert_info(ef.truncated,
+				string.format("Payload truncated by the link's snaplen: %u of %u bytes kept",
+					      pay_wire, orig_len))
+		end
+		if pay_cap < pay_wire then
+			pinfo.cols.info:append(string.format(" captured %u",
+							     pay_cap))
+		end
+		local so = top:add(f.stream_offset, tvb(24, 8), soff)
+		so:set_generated()
+		if offset <= UInt64.max() - pay_wire then
+			top:add(f.stream_end, tvb(24, 8), send):set_generated()
+		end
+		if pay then
+			local di = top:add(f.data, pay)
+			di:set_text(string.format("Data (%u bytes) at stream offset %s",
+						  pay_cap, tostring(soff)))
+		end
+		top:append_text(string.format(", data offset %s len %u",
+					      tostring(offset), pay_wire))
+	elseif rtype == TYPE_CDC then
+		pinfo.cols.info:append(" CDC")
+		if not err then
+			if pay_cap < pay_wire then
+				err = string.format("CDC message cut by the capture snaplen (%u of %u bytes)",
+						    pay_cap, pay_wire)
+			elseif pay then
+				local summary
+				err, summary = dissect_cdc(pay, pay_cap,
+							   mode == MODE_SMCD,
+							   top)
+				if mode == MODE_SMCR and
+				   pay_cap >= CDC_R_LEN then
+					pinfo.cols.info:append(string.format(" seqno %u",
+						pay(2, 2):uint()))
+				end
+				pinfo.cols.info:append(" " .. summary)
+			else
+				err = string.format("%s CDC message of 0 bytes, need %u",
+						    mname, mode == MODE_SMCD and
+						    CDC_D_LEN or CDC_R_LEN)
+			end
+		end
+		top:append_text(", CDC")
+	end
+	if err then
+		malformed(top, top, pinfo, err)
+	end
+	return wire
+end
+
+function smcdump.dissector(tvb, pinfo, tree)
+	return dissect(tvb, pinfo, tree)
+end
+
+local function heuristic(tvb, pinfo, tree)
+	local cap = tvb:len()
+
+	if cap >= 4 and tvb(0, 4):uint() == MAGIC then
+		dissect(tvb, pinfo, tree)
+		return true
+	end
+	if smcdump.prefs.dummy_frames and from_dummy_link() then
+		dissect(tvb, pinfo, tree)
+		return true
+	end
+	return false
+end
+
+smcdump:register_heuristic("udp", heuristic)
+DissectorTable.get("udp.port"):add_for_decode_as(smcdump)
