@@ -16,8 +16,8 @@ host_rc=${PIPESTATUS[0]}
 echo "== VM tests (patched kernel in QEMU)"
 bash testsuite/vm/run-suite testsuite/vm 2>&1 | tee -a "$log"
 vm_rc=${PIPESTATUS[0]}
-echo "== SMC-R tests (two VMs with Soft-RoCE)"
-bats --print-output-on-failure testsuite/smcr 2>&1 | tee -a "$log"
+echo "== VM runner and SMC-R tests (several VMs)"
+bats --print-output-on-failure testsuite/vmrunner testsuite/smcr 2>&1 | tee -a "$log"
 smcr_rc=${PIPESTATUS[0]}
 
 passed=$(grep -c '^ok ' "$log" | tr -d ' ')
