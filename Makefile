@@ -44,6 +44,7 @@ demo: tools kernel iproute2
 install: tools
 	$(MAKE) -C smc install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 	$(MAKE) -C ip install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	$(MAKE) -C contrib/wireshark install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 
 clean:
 	$(MAKE) -C smc clean

@@ -341,7 +341,11 @@ int dump_parse_frame(int dlt, const uint8_t *p, uint32_t caplen,
 			return DUMP_SKIP;
 		memcpy(pkt->l2_addr, p + 6, 6);
 		pkt->l2_addr_len = 6;
-		pkt->l2_self = !memcmp(p, p + 6, 6);
+		/* an smc-dummy link sends from and to its own address; lo's
+		 * all-zero addresses are equal too, but lo is no such link
+		 */
+		pkt->l2_self = !memcmp(p, p + 6, 6) &&
+			       memcmp(p, "\0\0\0\0\0\0", 6);
 		type = get_be16(p + 12);
 		off = ETH_HLEN;
 		break;
