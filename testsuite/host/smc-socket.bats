@@ -529,3 +529,39 @@ assert s == [{"code": "0x09990003", "name": "ERR_REGBUF",
 		[ -z "$out" ] || { echo "$f: $out"; return 1; }
 	done
 }
+
+# ------------------------------------------------------- man page
+
+@test "man page: the SOCKET section documents every JSON name of smc socket" {
+	fake basic "$SMC" -j -d socket all >"$BATS_TEST_TMPDIR/a.json"
+	fake basic "$SMC" -j -d socket smcd >"$BATS_TEST_TMPDIR/d.json"
+	fake basic "$SMC" -j -d socket smcr >"$BATS_TEST_TMPDIR/r.json"
+	"$SMC" -j socket reasons >"$BATS_TEST_TMPDIR/c.json"
+	run python3 - "$TOP/man/man8/smc.8" "$BATS_TEST_TMPDIR"/[adrc].json <<'PY'
+import json, re, sys
+page = open(sys.argv[1]).read().replace("\\_", "_").replace("\\-", "-")
+m = re.search(r"^\.SH SOCKET$(.*?)^\.SH ", page, re.S | re.M)
+assert m, "no SOCKET section"
+words = set(re.findall(r"[a-z0-9_]+", m.group(1)))
+keys = set()
+def walk(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            keys.add(k)
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+for f in sys.argv[2:]:
+    walk(json.load(open(f)))
+assert len(keys) > 40, keys
+missing = sorted(k for k in keys if k not in words)
+print("undocumented:", missing)
+sys.exit(1 if missing else 0)
+PY
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run --separate-stderr groff -ww -man -Tutf8 -P-cbou "$TOP/man/man8/smc.8"
+	[ -z "$stderr" ]
+	[[ "$output" == *"SOCKET"*"smcss"* ]]
+}
