@@ -26,7 +26,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
-		"where  OBJECT := { ueid | stats | dump }\n"
+		"where  OBJECT := { ueid | stats | socket | dump }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -V[ersion] | -h[elp] }\n");
 }
@@ -61,10 +61,6 @@ int invarg(const char *msg, const char *arg)
 }
 
 static int do_help(int argc, char **argv);
-
-/* socket.c: smc socket, and the smcss entry point (run as "smcss") */
-int do_socket(int argc, char **argv);
-int smcss_main(int argc, char **argv, const char *version);
 
 static const struct cmd {
 	const char *name;

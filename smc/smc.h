@@ -22,6 +22,12 @@ extern int show_hex;		/* -x: hex dump of payloads */
 int do_ueid(int argc, char **argv);
 int do_stats(int argc, char **argv);
 int do_dump(int argc, char **argv);
+int do_socket(int argc, char **argv);
+
+/* socket.c: the smcss entry point, for a binary run as "smcss"; takes the
+ * whole command line, returns the exit status as the handlers do
+ */
+int smcss_main(int argc, char **argv, const char *version);
 
 /* Helpers of smc.c */
 bool matches(const char *arg, const char *pattern); /* abbreviation match, iproute2 style */
