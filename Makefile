@@ -41,6 +41,11 @@ check-vm: tools kernel iproute2
 demo: tools kernel iproute2
 	bash scripts/demo.sh
 
+# Kernel cost, capture completeness and decoder speed, one table
+# (scripts/bench.sh; builds the non-debug bench kernel on demand).
+bench: tools iproute2
+	bash scripts/bench.sh
+
 install: tools
 	$(MAKE) -C smc install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 	$(MAKE) -C ip install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
@@ -54,4 +59,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: all deps tools kernel kernel-bench iproute2 check check-host check-vm demo install clean distclean
+.PHONY: all deps tools kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean

@@ -1,0 +1,269 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-guest.sh OUTDIR - the kernel-cost and completeness runs of
+# `make bench`, inside the bench VM (scripts/bench.sh boots it with the
+# non-debug kernel). Writes OUTDIR/runs.tsv (one line per run) and
+# OUTDIR/complete.tsv; scripts/bench.sh turns them into the table.
+#
+# Kernel cost: SMC-D loopback-ism traffic (smc-traffic, CONNS connections,
+# BYTES each way each) under these variants, in rounds, the order reversed
+# every other round so that drift spreads over all of them:
+#   a  no smc-dummy link (the static key off)
+#   b  a link, no tap (the hooks run, nothing is built)
+#   c  a link, tcpdump -w to tmpfs (default buffer; -C/-W rotation keeps
+#      the files below 2 x ROTATE MB)
+#   d  as c, the link with capture cdc
+#   e  as c, the link with snaplen 64
+#   f  as c, but tcpdump -w /dev/null (no file write)
+#   g  a link, tcpdump -w /dev/null with a filter that matches nothing
+#      (records built and handed to the tap, dropped by its BPF filter:
+#      no copy to the ring, no wakeup of tcpdump)
+# f and g split c's cost: build (g), delivery to user space (f - g), the
+# file on tmpfs (c - f).
+#
+# Completeness: tcpdump -w to tmpfs, no rotation, with libpcap's default
+# buffer and with larger -B; COMPLETE_BYTES per connection; the records in
+# the file against the link's counters, seq gaps counted from the file.
+#
+# Environment (defaults): BENCH_CONNS (4), BENCH_BYTES (256M),
+# BENCH_ROUNDS (3), BENCH_VARIANTS ("a b c d e f g"),
+# BENCH_COMPLETE_BYTES (128M), BENCH_COMPLETE_ROUNDS (1),
+# BENCH_BUFFERS ("default 65536 262144": tcpdump -B values in KiB),
+# BENCH_ROTATE (200, MB per tcpdump file).
+set -euo pipefail
+
+out=${1:?usage: bench-guest.sh OUTDIR}
+top=${SMC_DUMP_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+smc=$top/smc/smc
+nl=$top/testsuite/tools/smc-dummy-nl
+traffic=$top/testsuite/tools/smc-traffic
+conns=${BENCH_CONNS:-4}
+bytes=${BENCH_BYTES:-256M}
+rounds=${BENCH_ROUNDS:-3}
+variants=${BENCH_VARIANTS:-a b c d e f g}
+cbytes=${BENCH_COMPLETE_BYTES:-128M}
+crounds=${BENCH_COMPLETE_ROUNDS:-1}
+buffers=${BENCH_BUFFERS:-default 65536 262144}
+rotate=${BENCH_ROTATE:-200}
+work=/tmp/bench
+mkdir -p "$work" "$out"
+port=5300
+
+tobytes() {
+	case $1 in
+	*[kK]) echo $((${1%?} * 1024)) ;;
+	*[mM]) echo $((${1%?} * 1024 * 1024)) ;;
+	*[gG]) echo $((${1%?} * 1024 * 1024 * 1024)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+log() { echo "bench-guest: $*" >&2; }
+
+"$smc" ueid show | grep -qx SMCDUMPBENCH || "$smc" ueid add SMCDUMPBENCH
+
+# cpu: user nice system idle iowait irq softirq (ticks) of the whole guest
+cpu_ticks() { awk '$1 == "cpu" { print $2, $3, $4, $5, $6, $7, $8 }' /proc/stat; }
+# proc_ticks PID: utime + stime of a process
+proc_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+hz=$(getconf CLK_TCK)
+
+link_add() {	# NAME [ATTR]...
+	"$nl" add "$@" >/dev/null
+	ip link set "$1" up
+}
+
+stat_of() { cat "/sys/class/net/$1/statistics/$2"; }
+
+tcpdump_pid=
+# tcpdump_start LOG ARGS...: tcpdump on smcd0, returns once it listens
+tcpdump_start() {
+	local logf=$1
+	shift
+	tcpdump -i smcd0 -Z root "$@" 2>"$logf" &
+	tcpdump_pid=$!
+	for _ in $(seq 300); do
+		grep -q "listening on" "$logf" && return 0
+		sleep 0.1
+	done
+	cat "$logf" >&2
+	return 1
+}
+
+# tcpdump_stop LOG: lets tcpdump drain its ring (until its CPU time stops
+# growing), ends it; sets CAP to "captured received dropped"
+tcpdump_stop() {
+	local logf=$1 t0 t1 idle=0
+	t0=$(proc_ticks "$tcpdump_pid")
+	for _ in $(seq 600); do
+		sleep 0.2
+		t1=$(proc_ticks "$tcpdump_pid")
+		if [ "$t1" = "$t0" ]; then
+			idle=$((idle + 1))
+			[ $idle -ge 3 ] && break
+		else
+			idle=0
+		fi
+		t0=$t1
+	done
+	kill -INT "$tcpdump_pid"
+	wait "$tcpdump_pid" || true
+	tcpdump_pid=
+	CAP=$(awk '/packets captured/ { c = $1 } /received by filter/ { r = $1 }
+		   /dropped by kernel/ { d = $1 }
+		   END { print c + 0, r + 0, d + 0 }' "$logf")
+}
+
+# transfer BYTES: one run of the traffic tool through 127.0.0.1; sets WALL
+# to the client's wall time in ns. Fails when the tool fails (data
+# mismatch, fallback to TCP).
+transfer() {
+	local n=$1 spid t0 t1
+	port=$((port + 1))
+	rm -f "$work/ready"
+	"$traffic" server -a 127.0.0.1 -p "$port" -n "$n" -c "$conns" -T 1800 \
+		-r "$work/ready" >"$work/srv.out" 2>&1 &
+	spid=$!
+	for _ in $(seq 300); do
+		[ -s "$work/ready" ] && break
+		sleep 0.1
+	done
+	t0=$(date +%s%N)
+	if ! "$traffic" client -a 127.0.0.1 -p "$port" -n "$n" -c "$conns" \
+		-T 1800 >"$work/cli.out" 2>&1; then
+		cat "$work/cli.out" >&2
+		kill "$spid" 2>/dev/null || true
+		return 1
+	fi
+	t1=$(date +%s%N)
+	wait "$spid" || { cat "$work/srv.out" >&2; return 1; }
+	grep -q "^result ok" "$work/cli.out" || return 1
+	WALL=$((t1 - t0))
+}
+
+printf 'variant\tround\twall_ns\tpayload_bytes\ttx_packets\ttx_bytes\ttx_dropped\tcaptured\tfilter_received\tkernel_dropped\tcpu_user\tcpu_sys\tcpu_softirq\tcpu_idle\ttcpdump_cpu\thz\n' \
+	>"$out/runs.tsv"
+
+run_variant() {	# VARIANT ROUND
+	local v=$1 r=$2 b c0 c1 tp0=0 tp1=0 wall pk=0 pb=0 pd=0
+	local tlog=$work/tcpdump.log
+	b=$(tobytes "$bytes")
+	case $v in
+	a) ;;
+	b) link_add smcd0 ;;
+	c) link_add smcd0
+	   tcpdump_start "$tlog" -w "$work/c.pcap" -C "$rotate" -W 2 ;;
+	d) link_add smcd0 capture 2
+	   tcpdump_start "$tlog" -w "$work/c.pcap" -C "$rotate" -W 2 ;;
+	e) link_add smcd0 snaplen 64
+	   tcpdump_start "$tlog" -w "$work/c.pcap" -C "$rotate" -W 2 ;;
+	f) link_add smcd0
+	   tcpdump_start "$tlog" -w /dev/null ;;
+	g) link_add smcd0
+	   tcpdump_start "$tlog" -w /dev/null 'udp port 9' ;;
+	*) log "unknown variant $v"; return 2 ;;
+	esac
+	c0=$(cpu_ticks)
+	[ -n "$tcpdump_pid" ] && tp0=$(proc_ticks "$tcpdump_pid")
+	transfer "$b" || { log "variant $v round $r: the transfer failed"; return 1; }
+	wall=$WALL
+	c1=$(cpu_ticks)
+	[ -n "$tcpdump_pid" ] && tp1=$(proc_ticks "$tcpdump_pid")
+	if [ "$v" != a ]; then
+		pk=$(stat_of smcd0 tx_packets)
+		pb=$(stat_of smcd0 tx_bytes)
+		pd=$(stat_of smcd0 tx_dropped)
+	fi
+	CAP="0 0 0"
+	[ -n "$tcpdump_pid" ] && tcpdump_stop "$tlog"
+	[ "$v" = a ] || "$nl" del smcd0
+	rm -f "$work"/c.pcap*
+	read -r u0 n0 s0 i0 w0 q0 sq0 <<<"$c0"
+	read -r u1 n1 s1 i1 w1 q1 sq1 <<<"$c1"
+	read -r cc cr cd <<<"$CAP"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		"$v" "$r" "$wall" $((2 * conns * b)) "$pk" "$pb" "$pd" \
+		"$cc" "$cr" "$cd" $((u1 + n1 - u0 - n0)) $((s1 + q1 - s0 - q0)) \
+		$((sq1 - sq0)) $((i1 + w1 - i0 - w0)) $((tp1 - tp0)) "$hz" \
+		>>"$out/runs.tsv"
+	log "variant $v round $r: $(awk -v w="$wall" -v b=$((2 * conns * b)) \
+		'BEGIN { printf "%.1f s, %.1f MB/s", w / 1e9, b / w * 1e3 }'), records $pk, tcpdump: $CAP"
+	sleep 1
+}
+
+{
+	echo "kernel $(uname -r)"
+	echo "cpus $(nproc)"
+	echo "mem_kb $(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+} >"$out/guest-info"
+log "kernel $(uname -r), $(nproc) CPUs online, $conns connections x $bytes each way, $rounds rounds of: $variants"
+for r in $(seq "$rounds"); do
+	order=$variants
+	[ $((r % 2)) = 0 ] && order=$(echo "$variants" | tr ' ' '\n' | tac | tr '\n' ' ')
+	for v in $order; do
+		run_variant "$v" "$r"
+	done
+done
+
+# ---- completeness: every record of a full-speed run in the file? ----
+
+# seqs FILE: "records first last missing" of the SMC dump records in a
+# pcap (Ethernet, IPv4/IPv6, UDP) read by headers only
+seqs() {
+	python3 - "$1" <<'PY'
+import struct, sys
+f = open(sys.argv[1], "rb")
+gh = f.read(24)
+end = "<" if gh[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+seen = set()
+n = 0
+while True:
+    ph = f.read(16)
+    if len(ph) < 16:
+        break
+    incl = struct.unpack(end + "IIII", ph)[2]
+    head = f.read(min(incl, 14 + 40 + 8 + 16))
+    f.seek(incl - len(head), 1)
+    et = struct.unpack("!H", head[12:14])[0]
+    l3 = 20 if et == 0x0800 else 40
+    rec = head[14 + l3 + 8:]
+    if len(rec) < 16 or rec[:4] != b"\xcf\xd3\xe7\xa5":
+        continue
+    seen.add(struct.unpack("!I", rec[12:16])[0])
+    n += 1
+if seen:
+    lo, hi = min(seen), max(seen)
+    print(n, lo, hi, (hi - lo + 1) - len(seen))
+else:
+    print(0, -1, -1, 0)
+PY
+}
+
+printf 'buffer\tround\twall_ns\tpayload_bytes\ttx_packets\ttx_dropped\tcaptured\tkernel_dropped\tin_file\tseq_first\tseq_last\tseq_missing\tfile_bytes\n' \
+	>"$out/complete.tsv"
+for r in $(seq "$crounds"); do
+	for buf in $buffers; do
+		link_add smcd0
+		bopt=()
+		[ "$buf" = default ] || bopt=(-B "$buf")
+		tcpdump_start "$work/tc.log" -w "$work/full.pcap" "${bopt[@]}"
+		transfer "$(tobytes "$cbytes")" || { log "completeness run failed"; exit 1; }
+		wall=$WALL
+		pk=$(stat_of smcd0 tx_packets)
+		pd=$(stat_of smcd0 tx_dropped)
+		tcpdump_stop "$work/tc.log"
+		read -r cc cr cd <<<"$CAP"
+		"$nl" del smcd0
+		read -r nf sf sl sm <<<"$(seqs "$work/full.pcap")"
+		fb=$(stat -c %s "$work/full.pcap")
+		rm -f "$work/full.pcap"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+			"$buf" "$r" "$wall" $((2 * conns * $(tobytes "$cbytes"))) \
+			"$pk" "$pd" "$cc" "$cd" "$nf" "$sf" "$sl" "$sm" "$fb" \
+			>>"$out/complete.tsv"
+		log "completeness -B $buf: records $pk (+$pd not built), tcpdump captured $cc, dropped by kernel $cd, in file $nf, seq missing $sm"
+		sleep 1
+	done
+done
+log "done"

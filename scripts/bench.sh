@@ -1,0 +1,230 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - `make bench`: what SMC dump costs the kernel, how complete a
+# full-speed capture is, and how fast the decoder reads; one table.
+#
+#   1. builds the bench kernel (scripts/build-kernel.sh bench: the same
+#      series, no debug options; cached like the test kernel);
+#   2. boots it once in QEMU and runs scripts/bench-guest.sh there: SMC-D
+#      loopback-ism traffic with no link, a link without a tap, tcpdump to
+#      tmpfs, capture cdc, snaplen 64 (and two variants that split the cost
+#      of tcpdump), interleaved in rounds; then full-speed captures with
+#      tcpdump's default buffer and a larger -B;
+#   3. runs scripts/bench-decoder.sh on the host;
+#   4. prints the table; the raw numbers stay in build/bench/<date>/.
+#
+# QEMU runs in software emulation (TCG): absolute rates mean nothing, only
+# the ratios of variants measured side by side in the same boot do.
+#
+# Environment: BENCH_CONNS, BENCH_BYTES, BENCH_ROUNDS, BENCH_VARIANTS,
+# BENCH_COMPLETE_BYTES, BENCH_BUFFERS (see bench-guest.sh); BENCH_MEM
+# (guest memory, default 3G: the completeness capture sits in tmpfs);
+# BENCH_DECODER=0 leaves the decoder out; SMC_DUMP_BENCH_SIZE (default
+# 256M here) and SMC_DUMP_BENCH_TSHARK go to bench-decoder.sh;
+# BENCH_RESULTS=DIR only prints the table of an earlier run.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+if [ -n "${BENCH_RESULTS:-}" ]; then
+	res=$BENCH_RESULTS
+else
+	res=$top/build/bench/$(date +%Y%m%d-%H%M%S)
+	mkdir -p "$res"
+	echo "bench: results in $res" >&2
+
+	echo "bench: building the bench kernel (non-debug config; cached after the first build)" >&2
+	if ! bz=$(bash scripts/build-kernel.sh bench 2>"$res/kernel-build.log"); then
+		tail -30 "$res/kernel-build.log" >&2
+		echo "bench: the bench kernel did not build" >&2
+		exit 1
+	fi
+	make -s -C smc >/dev/null
+	make -s -C testsuite/tools >/dev/null
+
+	echo "bench: kernel-cost and completeness runs in QEMU (takes a while under TCG)" >&2
+	for v in BENCH_CONNS BENCH_BYTES BENCH_ROUNDS BENCH_VARIANTS \
+		 BENCH_COMPLETE_BYTES BENCH_COMPLETE_ROUNDS BENCH_BUFFERS BENCH_ROTATE; do
+		[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
+	done >"$res/guest.env"
+	rc=0
+	testsuite/vm/run-vm --kernel "$bz" --mem "${BENCH_MEM:-3G}" --smp 2 \
+		--timeout "${BENCH_TIMEOUT:-7200}" --share "$res" -- \
+		bash -c "set -a; . /run/shared/guest.env; set +a; exec bash $top/scripts/bench-guest.sh /run/shared" \
+		>"$res/console.log" 2>&1 || rc=$?
+	grep '^bench-guest:' "$res/console.log" >&2 || true
+	if [ "$rc" != 0 ]; then
+		tail -40 "$res/console.log" >&2
+		echo "bench: the VM runs failed (exit $rc)" >&2
+		exit 1
+	fi
+
+	if [ "${BENCH_DECODER:-1}" != 0 ]; then
+		echo "bench: decoder (scripts/bench-decoder.sh, on the host)" >&2
+		SMC_DUMP_BENCH_SIZE=${SMC_DUMP_BENCH_SIZE:-256M} \
+			bash scripts/bench-decoder.sh >"$res/decoder.txt" 2>"$res/decoder.log" || {
+			cat "$res/decoder.log" >&2
+			echo "bench: bench-decoder.sh failed" >&2
+			exit 1
+		}
+	fi
+	uname -r >"$res/host-kernel"
+fi
+
+python3 - "$res" <<'PY'
+import csv, os, statistics, sys
+
+res = sys.argv[1]
+med = statistics.median
+
+def rows(name):
+    p = os.path.join(res, name)
+    if not os.path.exists(p):
+        return []
+    with open(p) as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+def info():
+    d = {}
+    p = os.path.join(res, "guest-info")
+    if os.path.exists(p):
+        for line in open(p):
+            k, _, v = line.strip().partition(" ")
+            d[k] = v
+    return d
+
+runs = rows("runs.tsv")
+comp = rows("complete.tsv")
+gi = info()
+names = {
+    "a": "(a) no smc-dummy link",
+    "b": "(b) link, no tap",
+    "c": "(c) link, tcpdump -w tmpfs",
+    "d": "(d) capture cdc, tcpdump -w tmpfs",
+    "e": "(e) snaplen 64, tcpdump -w tmpfs",
+    "f": "(f) link, tcpdump -w /dev/null",
+    "g": "(g) link, tap whose filter drops all",
+}
+targets = {"b": 0.98, "d": 0.90}
+F = lambda r, k: float(r[k])
+
+by = {}
+for r in runs:
+    by.setdefault(r["variant"], {})[int(r["round"])] = r
+
+print()
+print("smc-dump bench, %s" % os.path.basename(res.rstrip("/")))
+print("Guest: kernel %s with the bench config (no debug options), %s CPU(s)"
+      " online, QEMU TCG software emulation on a shared 2-core host."
+      % (gi.get("kernel", "?"), gi.get("cpus", "?")))
+print("Absolute rates under TCG mean nothing: the ratios of variants run side"
+      " by side in one boot are the result.")
+
+if "a" in by:
+    a = by["a"]
+    r0 = next(iter(a.values()))
+    print()
+    print("1. Kernel cost: SMC-D loopback-ism, smc-traffic moving %.0f MiB per run"
+          " (all connections, both directions, every byte verified), %d rounds,"
+          " the order of the variants reversed every other round."
+          % (F(r0, "payload_bytes") / 2**20, len(a)))
+    print("   ratio: throughput(v) / throughput(a) of the same round, median"
+          " [min..max]; kernel CPU/byte: the guest's system + softirq time per"
+          " byte moved, over (a)'s (the traffic tool's own user time, mostly"
+          " generating, checking and hashing the pattern, left out).")
+    print()
+    fmt = "%-38s %6s %15s %11s %8s %9s %9s %7s %7s"
+    print(fmt % ("variant", "ratio", "[min..max]", "target", "kern CPU",
+                 "records/s", "MB/s", "lost", "tcpdump"))
+    print(fmt % ("", "", "", "", "per byte", "to taps", "to taps", "records", "CPU"))
+    print("-" * 118)
+    ratio = {}
+    kcpu = {}
+    def kern(r):
+        return (F(r, "cpu_sys") + F(r, "cpu_softirq")) / F(r, "payload_bytes")
+    for v in sorted(by):
+        rs = [(by[v][k], a[k]) for k in sorted(by[v]) if k in a]
+        if not rs:
+            continue
+        ratios = [F(ra, "wall_ns") / F(r, "wall_ns") for r, ra in rs]
+        kr = [kern(r) / kern(ra) for r, ra in rs]
+        w = [F(r, "wall_ns") / 1e9 for r, _ in rs]
+        recs = med([F(r, "tx_packets") / t for (r, _), t in zip(rs, w)])
+        mbs = med([F(r, "tx_bytes") / t / 1e6 for (r, _), t in zip(rs, w)])
+        lost = [(F(r, "tx_packets") + F(r, "tx_dropped") - F(r, "captured"))
+                / (F(r, "tx_packets") + F(r, "tx_dropped"))
+                for r, _ in rs if F(r, "tx_packets") > 0 and F(r, "filter_received") > 0]
+        tc = med([F(r, "tcpdump_cpu") / F(r, "hz") / t for (r, _), t in zip(rs, w)])
+        m = med(ratios)
+        ratio[v], kcpu[v] = m, med(kr)
+        t = targets.get(v)
+        ts = "" if t is None else (">=%.2f %s" % (t, "ok" if m >= t else "MISS"))
+        print("%-38s %6.3f %15s %11s %7.2fx %9.0f %9.1f %7s %6.0f%%" % (
+            names.get(v, v), m, "[%.3f..%.3f]" % (min(ratios), max(ratios)), ts,
+            kcpu[v], recs, mbs, ("%.1f%%" % (100 * med(lost))) if lost else "-",
+            100 * tc))
+    print()
+    print("   records/s, MB/s to taps: the link's tx_packets and tx_bytes per"
+          " second; lost records: matched the link but not captured by tcpdump"
+          " (its ring was full); tcpdump CPU: its user + system time over the"
+          " run's wall time.")
+    if all(k in ratio for k in "acfg"):
+        def cost(v):
+            return 100 * (1 / ratio[v] - 1)
+        c = [by["c"][k] for k in sorted(by["c"])]
+        hz = F(c[0], "hz")
+        print()
+        print("   Where (c)'s time goes: extra wall time per byte moved, in %% of"
+              " (a)'s, from the medians: %+.1f%% in all" % cost("c"))
+        print("     building each record and handing it to a tap (g - a):    %+6.1f%%" % cost("g"))
+        print("     copying it into tcpdump's ring, waking tcpdump (f - g):  %+6.1f%%" % (cost("f") - cost("g")))
+        print("     tcpdump writing the file on tmpfs (c - f):               %+6.1f%%" % (cost("c") - cost("f")))
+        if "b" in ratio:
+            print("     for scale: the hooks with a link and no tap (b - a):     %+6.1f%%" % cost("b"))
+        print("     guest CPU in a (c) run (median): wall %.1f s; user %.1f s, system"
+              " %.1f s, softirq %.1f s, idle %.1f s; tcpdump itself %.1f s; kernel"
+              " CPU per byte %.2fx (a)'s"
+              % (med(F(r, "wall_ns") / 1e9 for r in c),
+                 med(F(r, "cpu_user") / hz for r in c),
+                 med(F(r, "cpu_sys") / hz for r in c),
+                 med(F(r, "cpu_softirq") / hz for r in c),
+                 med(F(r, "cpu_idle") / hz for r in c),
+                 med(F(r, "tcpdump_cpu") / hz for r in c), kcpu["c"]))
+
+if comp:
+    print()
+    print("2. Completeness at full speed: tcpdump -w to tmpfs (no rotation) on a"
+          " link with the default filter, %.0f MiB per run; lost = records that"
+          " matched the link (tx_packets + tx_dropped) and are not in the file."
+          % (F(comp[0], "payload_bytes") / 2**20))
+    print()
+    fmt = "%-20s %9s %9s %9s %8s %9s %11s %10s %8s"
+    print(fmt % ("tcpdump buffer", "matched", "in file", "lost", "lost",
+                 "seq gaps", "tcpdump", "not built", "MiB/s"))
+    print(fmt % ("", "records", "", "", "", "in file", "kernel drop", "tx_dropped", "moved"))
+    print("-" * 100)
+    for r in comp:
+        matched = int(r["tx_packets"]) + int(r["tx_dropped"])
+        lost = matched - int(r["in_file"])
+        b = ("default (2 MiB)" if r["buffer"] == "default"
+             else "-B %s (%d MiB)" % (r["buffer"], int(r["buffer"]) // 1024))
+        print("%-20s %9d %9s %9d %7.2f%% %9s %11s %10s %8.1f" % (
+            b, matched, r["in_file"], lost, 100.0 * lost / matched if matched else 0,
+            r["seq_missing"], r["kernel_dropped"], r["tx_dropped"],
+            F(r, "payload_bytes") / (F(r, "wall_ns") / 1e9) / 2**20))
+    print()
+    print("   seq gaps in file: numbers missing between the first and the last"
+          " record of the file; tcpdump kernel drop: its 'packets dropped by"
+          " kernel' (ring full); tx_dropped: records the kernel could not"
+          " build (no memory).")
+
+dec = os.path.join(res, "decoder.txt")
+if os.path.exists(dec):
+    print()
+    print("3. Decoder: scripts/bench-decoder.sh, on the host (not in QEMU):")
+    for line in open(dec):
+        print("   " + line.rstrip())
+print()
+PY
