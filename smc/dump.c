@@ -2,7 +2,7 @@
 /*
  * smc dump: the `read`, `follow` and `stats` commands, which decode
  * captures of smc-dummy links (and of the TCP handshake) with libpcap.
- * `start`, `stop` and `show` live in dump_capture.c (to come).
+ * `start`, `stop` and `show` live in dump_capture.c.
  *
  * Exit status: 0 all decoded, 1 malformed records or CLC messages seen
  * (the rest was decoded), 2 usage error, 3 the capture cannot be opened
@@ -17,6 +17,7 @@
 #include <pcap/pcap.h>
 
 #include "dump.h"
+#include "dump_capture.h"
 #include "json_print.h"
 #include "smc.h"
 
@@ -375,11 +376,12 @@ int do_dump(int argc, char **argv)
 		usage(stderr);
 		return DUMP_EXIT_USAGE;
 	}
-	if (!strcmp(argv[0], "start") || !strcmp(argv[0], "stop") ||
-	    !strcmp(argv[0], "show")) {
-		fprintf(stderr, "smc dump %s: not implemented yet\n", argv[0]);
-		return 1;
-	}
+	if (!strcmp(argv[0], "start"))
+		return dump_start(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "stop"))
+		return dump_stop(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "show"))
+		return dump_show(argc - 1, argv + 1);
 	if (abbrev(argv[0], "read")) {
 		o.cmd = DUMP_CMD_READ;
 	} else if (abbrev(argv[0], "follow")) {
