@@ -1,0 +1,731 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# smc dump start, stop and show, and smcdump-ex, in the patched kernel
+# (issue 6): captures in the foreground and in the background, ended by
+# SIGINT, SIGTERM, SIGHUP or `smc dump stop`; netns workflows; mode all
+# with the handshake and the records in one file; each mode and type;
+# the errors. After every test no smc-dummy link may remain (teardown
+# fails the test otherwise).
+#
+# What the captures hold is checked by testsuite/lib/smcdump_check.py (an
+# independent parser of Ethernet captures) or by cooked.py below (Linux
+# cooked captures of mode all), and the byte streams against what the
+# traffic tool says it moved; never against our own decoder's output.
+# Every program start costs about a second in the emulated guest, so the
+# tests start few (one python for all checks of a test, no jq per value).
+
+load lib
+
+setup_file() {
+	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
+	ensure_ueid
+	REAL_TCPDUMP=$(command -v tcpdump)
+	export REAL_TCPDUMP
+	check_py >"$BATS_FILE_TMPDIR/check.py"
+	cooked_py >"$BATS_FILE_TMPDIR/cooked.py"
+}
+
+setup() {
+	vm_only
+	FG_PID=
+}
+
+# every netns of the test, the initial one as ""
+all_netns() {
+	echo ""
+	ip netns list 2>/dev/null | awk '{ print $1 }'
+}
+
+# the smc-dummy links of NETNS ("" the initial one)
+links_in() {
+	run_in "$1" ip -o link show type smc-dummy 2>/dev/null |
+		awk -F': ' '{ print $2 }' | sed 's/@.*//'
+}
+
+teardown() {
+	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
+	local ns l left=
+	for ns in $(all_netns) ""; do
+		for l in $(links_in "$ns"); do
+			left="$left ${ns:-init}/$l"
+		done
+	done
+	# clean up whatever the test left, then say so
+	[ -z "$FG_PID" ] || kill -KILL "$FG_PID" 2>/dev/null || true
+	for ns in $(all_netns) ""; do
+		run_in "$ns" "$SMC" dump stop all >/dev/null 2>&1 || true
+		for l in $(links_in "$ns"); do
+			run_in "$ns" ip link del "$l" || true
+		done
+	done
+	ip -all netns delete 2>/dev/null || true
+	if [ -n "$left" ]; then
+		echo "smc-dummy links left behind:$left"
+		return 1
+	fi
+}
+
+# fg_start NETNS -- ARGS...: smc dump start ARGS ("" NETNS: here) in the
+# foreground of a background job (stdout fg.out, stderr fg.err); returns
+# once it captures, with FG_PID and FG_LINK (the link it made) set
+fg_start() {
+	local ns=$1
+	shift 2
+	local d=$BATS_TEST_TMPDIR
+	if [ -n "$ns" ]; then
+		ip netns exec "$ns" "$SMC" dump start "$@" >"$d/fg.out" 2>"$d/fg.err" &
+	else
+		"$SMC" dump start "$@" >"$d/fg.out" 2>"$d/fg.err" &
+	fi
+	FG_PID=$!
+	fg_wait
+}
+
+# fg_wait: until the capture of FG_PID runs; sets FG_LINK
+fg_wait() {
+	local i line=
+	for i in $(seq 600); do
+		line=$(grep -m1 "^smc dump: capturing on " "$BATS_TEST_TMPDIR/fg.err") && break
+		kill -0 "$FG_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [ -z "$line" ]; then
+		cat "$BATS_TEST_TMPDIR/fg.err"
+		return 1
+	fi
+	line=${line#smc dump: capturing on }
+	FG_LINK=${line%% *}
+}
+
+# fg_stop SIGNAL: end the foreground capture with SIGNAL, FG_RC its status
+fg_stop() {
+	kill -"$1" "$FG_PID"
+	fg_end
+}
+
+# fg_end: wait for the foreground capture to end, FG_RC its status
+fg_end() {
+	FG_RC=0
+	wait "$FG_PID" || FG_RC=$?
+	FG_PID=
+	cat "$BATS_TEST_TMPDIR/fg.err"
+}
+
+# summary FILE: "CAPTURED DROPPED DELIVERED LOST" of the summary line
+summary() {
+	sed -n 's/^smc dump: [^:]*: \([0-9]*\) records captured, \([0-9]*\) dropped by the kernel; the link delivered \([0-9]*\), lost \([0-9]*\) (tx_dropped)$/\1 \2 \3 \4/p' "$1"
+}
+
+# tsums DIR: the SHA-256 of the streams the traffic tool moved in DIR,
+# sorted, on one line
+tsums() {
+	echo $(sums "$1")
+}
+
+# gone LINK [NETNS]: there is no such link
+gone() {
+	! run_in "${2:-}" ip link show "$1" >/dev/null 2>&1
+}
+
+# check PCAP...: run the independent checker on each capture (one python
+# for all) and set C_<name>_<counter> for its counters, C_<name>_tx_sums
+# and _rx_sums (the streams' SHA-256, sorted), C_<name>_streams and
+# C_<name>_bad_streams (streams with holes, overlaps or not from offset
+# 0); <name>: the file's base name without .pcap
+check() {
+	local out
+	out=$(python3 "$BATS_FILE_TMPDIR/check.py" "$CHECK" "$@") || return 1
+	eval "$out"
+}
+
+check_py() {
+	cat <<'EOF'
+import contextlib, importlib.util, io, json, os, re, sys
+spec = importlib.util.spec_from_file_location("chk", sys.argv[1])
+chk = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(chk)
+for path in sys.argv[2:]:
+    buf = io.StringIO()
+    sys.argv = ["chk", path]
+    with contextlib.redirect_stdout(buf):
+        chk.main()
+    out = json.loads(buf.getvalue())
+    with open(path + ".json", "w") as f:
+        f.write(buf.getvalue())
+    base = re.sub(r"\W", "_", os.path.basename(path)[:-5])
+    short = {k: v for k, v in out.items() if k not in ("streams", "endpoints")}
+    print("echo '%s: %s'" % (base, json.dumps(short)))
+    for k, v in short.items():
+        if isinstance(v, int) and not isinstance(v, bool):
+            print("C_%s_%s=%d" % (base, k, v))
+    for d in ("tx", "rx"):
+        s = sorted(st["sha256"] for st in out["streams"] if st["dir"] == d)
+        print("C_%s_%s_sums='%s'" % (base, d, " ".join(s)))
+    print("C_%s_streams=%d" % (base, len(out["streams"])))
+    bad = [st for st in out["streams"]
+           if st["holes"] or st["overlaps"] or st["first_offset"]]
+    print("C_%s_bad_streams=%d" % (base, len(bad)))
+EOF
+}
+
+# whole NAME: capture NAME (checked) parsed, numbered from 0 without
+# gaps, each stream whole and equal to what the traffic tool moved
+whole() {
+	local n=$1 v
+	for v in records bad_magic bad_len seq_first seq_gaps bad_streams; do
+		eval "v_$v=\${C_${n}_$v:-none}"
+	done
+	eval "v_tx=\$C_${n}_tx_sums v_rx=\$C_${n}_rx_sums"
+	[ "$v_records" -gt 0 ]
+	[ "$v_bad_magic" -eq 0 ]
+	[ "$v_bad_len" -eq 0 ]
+	[ "$v_seq_first" -eq 0 ]
+	[ "$v_seq_gaps" -eq 0 ]
+	[ "$v_bad_streams" -eq 0 ]
+	[ "$v_tx" = "$(tsums tx)" ]
+	[ "$v_rx" = "$(tsums rx)" ]
+}
+
+# cooked.py: reads a Linux cooked (v1 or v2) capture of tcpdump -i any
+# and counts, in frame order: TCP SYNs with the SMC option (kind 254,
+# magic E2D4C3D9), CLC messages (TCP payload starting "SMCR"/"SMCD" in
+# EBCDIC), SMC dump records (UDP payload starting with the magic). The
+# sent copy of a packet on a loopback device is skipped (it is there
+# twice). Prints shell assignments K_<counter>=N.
+cooked_py() {
+	cat <<'EOF'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+e = "<" if struct.unpack("<I", d[:4])[0] in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+lt = struct.unpack(e + "I", d[20:24])[0]
+o, n = 24, 0
+out = {"linktype": lt, "frames": 0, "syn_smc": 0, "clc": 0, "records": 0,
+       "first_clc": 0, "first_record": 0}
+ifs = set()
+while o + 16 <= len(d):
+    incl = struct.unpack(e + "IIII", d[o:o + 16])[2]
+    f = d[o + 16:o + 16 + incl]
+    o += 16 + incl
+    n += 1
+    out["frames"] += 1
+    if lt == 276:
+        proto, ifindex, hatype, pkttype = struct.unpack("!HxxIHB", f[:11])
+        p = f[20:]
+    elif lt == 113:
+        pkttype, hatype = struct.unpack("!HH", f[:4])
+        proto = struct.unpack("!H", f[14:16])[0]
+        ifindex, p = 0, f[16:]
+    else:
+        sys.exit("link type %d" % lt)
+    if hatype == 772 and pkttype == 4:
+        continue
+    if proto == 0x0800:
+        l4, seg = p[9], p[(p[0] & 15) * 4:]
+    elif proto == 0x86DD:
+        l4, seg = p[6], p[40:]
+    else:
+        continue
+    if l4 == 17:
+        if seg[8:12] == b"\xcf\xd3\xe7\xa5":
+            out["records"] += 1
+            out["first_record"] = out["first_record"] or n
+            ifs.add(ifindex)
+    elif l4 == 6:
+        doff = (seg[12] >> 4) * 4
+        opts, i = seg[20:doff], 0
+        while i < len(opts) and opts[i] != 0:
+            if opts[i] == 1:
+                i += 1
+                continue
+            if (opts[i] == 254 and opts[i + 2:i + 6] == b"\xe2\xd4\xc3\xd9"
+                    and seg[13] & 2):
+                out["syn_smc"] += 1
+            i += max(opts[i + 1], 2)
+        if seg[doff:doff + 4] in (b"\xe2\xd4\xc3\xd9", b"\xe2\xd4\xc3\xc4"):
+            out["clc"] += 1
+            out["first_clc"] = out["first_clc"] or n
+for k, v in out.items():
+    print("K_%s=%d" % (k, v))
+print("K_record_ifindex='%s'" % " ".join(str(i) for i in sorted(ifs)))
+EOF
+}
+
+# ----------------------------------------------------------- foreground
+
+@test "foreground: write FILE, SIGINT: file flushed, summary counts it all, link deleted" {
+	f=$BATS_TEST_TMPDIR/fg.pcap
+	fg_start "" -- write "$f"
+	[[ "$FG_LINK" =~ ^smc-dummy[a-z]{4}$ ]]
+	# up, with the filter asked for (mode smc = 0 both, type all)
+	[ "$("$NL" get "$FG_LINK")" = "mode 0 capture 0 snaplen 0" ]
+	ip -o link show "$FG_LINK" | grep -q "[<,]UP[,>]"
+	transfer 127.0.0.1 1M 1
+	fg_stop INT
+	[ "$FG_RC" -eq 0 ]
+	gone "$FG_LINK"
+	check "$f"
+	whole fg
+	# the summary: what tcpdump wrote (the checker's count), nothing
+	# dropped, every record the link delivered reached the file
+	read -r cap drop deliv lost <<<"$(summary "$BATS_TEST_TMPDIR/fg.err")"
+	[ "$cap" -eq "$C_fg_records" ]
+	[ "$drop" -eq 0 ]
+	[ "$deliv" -eq "$cap" ]
+	[ "$lost" -eq 0 ]
+}
+
+@test "foreground: SIGHUP, SIGTERM and smc dump stop from elsewhere end it cleanly" {
+	d=$BATS_TEST_TMPDIR
+	fg_start "" -- write "$d/hup.pcap" type cdc
+	transfer 127.0.0.1 256K 1
+	fg_stop HUP
+	[ "$FG_RC" -eq 0 ]
+	gone "$FG_LINK"
+	cp "$d/fg.err" "$d/hup.err"
+	fg_start "" -- write "$d/term.pcap" type cdc
+	fg_stop TERM
+	[ "$FG_RC" -eq 0 ]
+	gone "$FG_LINK"
+	grep -qx "smc dump: $FG_LINK: 0 records captured, 0 dropped by the kernel; the link delivered 0, lost 0 (tx_dropped)" "$d/fg.err"
+	# smc dump stop in another shell: SIGTERM to the pid of the alias
+	fg_start "" -- write "$d/stop.pcap"
+	run "$SMC" dump stop
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "smc dump: $FG_LINK: capture (pid $FG_PID) ended" ]
+	fg_end
+	[ "$FG_RC" -eq 0 ]
+	gone "$FG_LINK"
+	check "$d/hup.pcap"
+	[ "$C_hup_cdc" -gt 0 ]
+	[ "$C_hup_data" -eq 0 ]
+	read -r cap drop deliv lost <<<"$(summary "$d/hup.err")"
+	[ "$cap" -eq "$C_hup_records" ]
+	[ "$deliv" -eq "$cap" ]
+}
+
+@test "foreground: without write, records are decoded as they come" {
+	fg_start "" -- type cdc
+	transfer 127.0.0.1 256K 1
+	# decoded before the capture ends: tcpdump stays the capturer, the
+	# decoder prints each frame it hands over
+	for i in $(seq 50); do
+		[ -s "$BATS_TEST_TMPDIR/fg.out" ] && break
+		sleep 0.1
+	done
+	[ -s "$BATS_TEST_TMPDIR/fg.out" ]
+	fg_stop INT
+	[ "$FG_RC" -eq 0 ]
+	cat "$BATS_TEST_TMPDIR/fg.out"
+	read -r cap drop deliv lost <<<"$(summary "$BATS_TEST_TMPDIR/fg.err")"
+	[ "$cap" -gt 0 ]
+	[ "$deliv" -eq "$cap" ]
+	# one line per record, all SMC-D CDC messages of this netns
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/fg.out")" -eq "$cap" ]
+	[ "$(grep -Ec '^[0-9]+ [0-9:.]+ SMC-D (tx|rx) 127\.0\.0\.1:[0-9]+ > 127\.0\.0\.1:[0-9]+ token 0x[0-9a-f]+ cdc ' "$BATS_TEST_TMPDIR/fg.out")" -eq "$cap" ]
+	gone "$FG_LINK"
+}
+
+@test "foreground: -j decodes to one JSON array" {
+	d=$BATS_TEST_TMPDIR
+	"$SMC" -j dump start type raw >"$d/fg.out" 2>"$d/fg.err" &
+	FG_PID=$!
+	fg_wait
+	transfer 127.0.0.1 256K 1
+	fg_stop INT
+	[ "$FG_RC" -eq 0 ]
+	read -r cap drop deliv lost <<<"$(summary "$d/fg.err")"
+	[ "$cap" -gt 0 ]
+	[ "$deliv" -eq "$cap" ]
+	# data records only, and they add up to what both ends sent and got
+	read -r n other tx rx <<<"$(jq -r '[length, ([.[] | select(.type != "data")] | length),
+		([.[] | select(.dir == "tx") | .len] | add),
+		([.[] | select(.dir == "rx") | .len] | add)] | @tsv' "$d/fg.out")"
+	[ "$n" -eq "$cap" ]
+	[ "$other" -eq 0 ]
+	[ "$tx" -eq $((2 * 262144)) ]
+	[ "$rx" -eq $((2 * 262144)) ]
+	gone "$FG_LINK"
+}
+
+@test "foreground: a tcpdump that ends by itself (param -c 5) ends the capture" {
+	f=$BATS_TEST_TMPDIR/c5.pcap
+	fg_start "" -- write "$f" param "-c 5"
+	transfer 127.0.0.1 256K 1
+	fg_end
+	[ "$FG_RC" -eq 0 ]
+	gone "$FG_LINK"
+	check "$f"
+	[ "$C_c5_records" -eq 5 ]
+}
+
+@test "SIGINT under load: the capture ends, the file is sound, the link is gone" {
+	f=$BATS_TEST_TMPDIR/load.pcap
+	fg_start "" -- write "$f"
+	"$TRAFFIC" server -a 127.0.0.1 -p 5310 -n 16M -c 2 -T 300 >"$BATS_TEST_TMPDIR/ls.out" 2>&1 &
+	spid=$!
+	sleep 1
+	"$TRAFFIC" client -a 127.0.0.1 -p 5310 -n 16M -c 2 -T 300 >"$BATS_TEST_TMPDIR/lc.out" 2>&1 &
+	cpid=$!
+	sleep 2
+	fg_stop INT
+	[ "$FG_RC" -eq 0 ]
+	gone "$FG_LINK"
+	# the traffic goes on without the link
+	wait $cpid
+	wait $spid
+	check "$f"
+	[ "$C_load_records" -gt 0 ]
+	[ "$C_load_bad_magic" -eq 0 ]
+	[ "$C_load_bad_len" -eq 0 ]
+	read -r cap drop deliv lost <<<"$(summary "$BATS_TEST_TMPDIR/fg.err")"
+	[ "$cap" -eq "$C_load_records" ]
+}
+
+# ----------------------------------------------------------- background
+
+@test "background: start detaches, show lists it, stop ends it cleanly" {
+	f=$BATS_TEST_TMPDIR/bg.pcap
+	run "$SMC" -j dump start mode smcd type all write "$f" background
+	echo "$output"
+	[ "$status" -eq 0 ]
+	read -r name pid file <<<"$(jq -r '.[0] | [.ifname, .pid, .file] | @tsv' <<<"$output")"
+	[ "$file" = "$f" ]
+	kill -0 "$pid"
+	# the detached process owns the link: show tells its state
+	run "$SMC" -j dump show
+	echo "$output"
+	read -r n sname mode type snaplen cpid running cfile log <<<"$(jq -r '[length] + (.[0] |
+		[.ifname, .mode, .type, .snaplen, .capture.pid, .capture.running,
+		 .capture.file, .capture.log]) | @tsv' <<<"$output")"
+	[ "$n" -eq 1 ]
+	[ "$sname" = "$name" ]
+	[ "$mode" = smcd ]
+	[ "$type" = all ]
+	[ "$snaplen" -eq 0 ]
+	[ "$cpid" -eq "$pid" ]
+	[ "$running" = true ]
+	[ "$cfile" = "$f" ]
+	[ -f "$log" ]
+	[ "$("$NL" get "$name")" = "mode 2 capture 0 snaplen 0" ]
+	run "$SMC" dump show
+	echo "$output"
+	[[ "${lines[0]}" == "$name: up mode smcd type all snaplen 0 records "*" bytes "*" lost 0" ]]
+	[ "${lines[1]}" = "    capture pid $pid running mode smcd type all snaplen 0 file $f log $log" ]
+	transfer 127.0.0.1 1M 1
+	# the counters of show are the link's
+	run "$SMC" dump show
+	[[ "${lines[0]}" == *" records $(link_stat "$name" tx_packets) bytes $(link_stat "$name" tx_bytes) lost 0" ]]
+	run "$SMC" dump stop
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" >"$BATS_TEST_TMPDIR/stop.out"
+	run kill -0 "$pid"
+	[ "$status" -ne 0 ]
+	gone "$name"
+	[ ! -e "$log" ]
+	check "$f"
+	whole bg
+	read -r cap drop deliv lost <<<"$(summary "$BATS_TEST_TMPDIR/stop.out")"
+	[ "$cap" -eq "$C_bg_records" ]
+	[ "$deliv" -eq "$cap" ]
+	[ "$lost" -eq 0 ]
+	[ "$("$SMC" -j dump show)" = "[]" ]
+}
+
+@test "background: a second capture needs its own dev; stop needs dev or all" {
+	d=$BATS_TEST_TMPDIR
+	run "$SMC" -j dump start write "$d/1.pcap" background
+	first=$(jq -r '.[0].ifname' <<<"$output")
+	run "$SMC" dump start write "$d/2.pcap" background
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "Error: a capture is already running in this network namespace on $first (pid "* ]]
+	"$SMC" dump start write "$d/2.pcap" dev smcd7 background
+	run "$SMC" dump start write "$d/3.pcap" dev smcd7 background
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "Error: a capture is already running on smcd7 (pid "* ]]
+	[ "$(links_in "" | sort | tr '\n' ' ')" = "$(printf '%s\n' "$first" smcd7 | sort | tr '\n' ' ')" ]
+	run "$SMC" dump stop
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "Error: 2 captures run in this network namespace:"* ]]
+	run "$SMC" dump stop dev smcd7
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "smc dump: smcd7: 0 records captured"* ]]
+	[ "$(links_in "")" = "$first" ]
+	run "$SMC" dump stop all
+	[ "$status" -eq 0 ]
+	[ -z "$(links_in "")" ]
+	# nothing left to stop: stop fails, stop all does not
+	run "$SMC" dump stop
+	[ "$status" -eq 1 ]
+	run "$SMC" dump stop all
+	[ "$status" -eq 0 ]
+}
+
+@test "background: the supervisor killed with SIGKILL: show says gone, stop ends tcpdump and removes the link" {
+	f=$BATS_TEST_TMPDIR/k.pcap
+	run "$SMC" -j dump start write "$f" background
+	[ "$status" -eq 0 ]
+	read -r name pid <<<"$(jq -r '.[0] | [.ifname, .pid] | @tsv' <<<"$output")"
+	tpid=$(pgrep -P "$pid" -x tcpdump)
+	[ -n "$tpid" ]
+	kill -KILL "$pid"
+	sleep 1
+	# tcpdump (which changed its user ID, and so lost the signal its
+	# parent's end would send) may run on: the alias names it
+	orphan=0
+	! kill -0 "$tpid" 2>/dev/null || orphan=1
+	echo "orphan tcpdump: $orphan"
+	run "$SMC" -j dump show
+	echo "$output"
+	read -r running rtpid <<<"$(jq -r '.[0].capture | [.running, .tcpdump_pid] | @tsv' <<<"$output")"
+	[ "$running" = false ]
+	[ "$rtpid" -eq "$tpid" ]
+	# the name of a dead capture is not free, but no capture runs
+	run "$SMC" dump start dev "$name" write "$f.2" background
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = "Error: the name $name is taken by the link of a capture that is gone (pid $pid); \"smc dump stop dev $name\" removes it" ]
+	run "$SMC" dump stop dev "$name"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "smc dump: $name: its capture (pid $pid) is gone; deleting the link" ]
+	if [ $orphan = 1 ]; then
+		[ "${lines[1]}" = "smc dump: $name: ending its tcpdump (pid $tpid)" ]
+	fi
+	run kill -0 "$tpid"
+	[ "$status" -ne 0 ]
+	gone "$name"
+	check "$f"
+	[ "$C_k_bad_len" -eq 0 ]
+}
+
+# ----------------------------------------------------------- netns
+
+@test "netns: ip netns exec start ... background / foreground, traffic, stop: each sees its own" {
+	d=$BATS_TEST_TMPDIR
+	for ns in a b; do
+		ip netns add $ns
+		ip -n $ns link set lo up
+	done
+	ip netns exec a "$SMC" dump start write "$d/a.pcap" background
+	fg_start b -- write "$d/b.pcap"
+	# each netns shows only its own link, the initial one none
+	run ip netns exec a "$SMC" dump show
+	[ "${#lines[@]}" -eq 2 ]
+	la=${lines[0]%%:*}
+	run ip netns exec b "$SMC" dump show
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]%%:*}" = "$FG_LINK" ]
+	[ "$("$SMC" -j dump show)" = "[]" ]
+	transfer 127.0.0.1 1M 1 a
+	a_tx=$(tsums tx)
+	transfer 127.0.0.1 512K 2 b
+	b_tx=$(tsums tx)
+	# the stop in a leaves b's capture alone; b ends by SIGINT
+	run ip netns exec a "$SMC" dump stop
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$(links_in a)" ]
+	[ "$(links_in b)" = "$FG_LINK" ]
+	fg_stop INT
+	[ "$FG_RC" -eq 0 ]
+	[ -z "$(links_in b)" ]
+	check "$d/a.pcap" "$d/b.pcap"
+	# exactly the streams of the netns's own transfer
+	[ "$C_a_seq_gaps" -eq 0 ]
+	[ "$C_b_seq_gaps" -eq 0 ]
+	[ "$C_a_tx_sums" = "$a_tx" ]
+	[ "$C_b_tx_sums" = "$b_tx" ]
+	[ "$C_a_streams" -eq 4 ]
+	[ "$C_b_streams" -eq 8 ]
+	[ -n "$la" ]
+}
+
+# ----------------------------------------------------------- modes, types
+
+@test "mode all: the TCP handshake with CLC and the records in one file" {
+	f=$BATS_TEST_TMPDIR/all.pcap
+	run "$SMC" -j dump start mode all write "$f" background
+	[ "$status" -eq 0 ]
+	name=$(jq -r '.[0].ifname' <<<"$output")
+	ifindex=$(cat "/sys/class/net/$name/ifindex")
+	# the link itself records SMC-R and SMC-D
+	[ "$("$NL" get "$name")" = "mode 0 capture 0 snaplen 0" ]
+	transfer 127.0.0.1 1M 1
+	run "$SMC" dump stop
+	echo "$output"
+	[ "$status" -eq 0 ]
+	eval "$(python3 "$BATS_FILE_TMPDIR/cooked.py" "$f")"
+	set | grep '^K_'
+	[ "$K_linktype" -eq 276 ] || [ "$K_linktype" -eq 113 ]
+	# SYN and SYN-ACK with the SMC option, proposal, accept, confirm
+	[ "$K_syn_smc" -ge 2 ]
+	[ "$K_clc" -ge 3 ]
+	[ "$K_records" -gt 0 ]
+	[ "$K_first_clc" -lt "$K_first_record" ]
+	# the records come from the link (cooked v2 names the interface)
+	[ "$K_linktype" -ne 276 ] || [ "$K_record_ifindex" = "$ifindex" ]
+	# what the link delivered is what the file holds
+	deliv=$(sed -n 's/^smc dump: [^ ]*: [0-9]* packets captured on any, 0 dropped by the kernel; the link delivered \([0-9]*\) records, lost 0 (tx_dropped)$/\1/p' <<<"$output")
+	[ "$deliv" -eq "$K_records" ]
+}
+
+@test "modes and types: five captures of one transfer, stop all" {
+	d=$BATS_TEST_TMPDIR
+	"$SMC" dump start dev smcr0 mode smcr write "$d/smcr0.pcap" background
+	"$SMC" dump start dev smcd0 mode smcd type raw write "$d/smcd0.pcap" background
+	"$SMC" dump start dev cdc0 type cdc write "$d/cdc0.pcap" background
+	"$SMC" dump start dev snap0 snaplen 64 write "$d/snap0.pcap" background
+	"$SMC" dump start dev smc0 mode smc type all write "$d/smc0.pcap" background
+	[ "$("$NL" get smcr0)" = "mode 1 capture 0 snaplen 0" ]
+	[ "$("$NL" get smcd0)" = "mode 2 capture 1 snaplen 0" ]
+	[ "$("$NL" get cdc0)" = "mode 0 capture 2 snaplen 0" ]
+	[ "$("$NL" get snap0)" = "mode 0 capture 0 snaplen 64" ]
+	[ "$("$NL" get smc0)" = "mode 0 capture 0 snaplen 0" ]
+	transfer 127.0.0.1 1M 1
+	run "$SMC" dump stop all
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "records captured" <<<"$output")" -eq 5 ]
+	[ -z "$(links_in "")" ]
+	check "$d"/{smcr0,smcd0,cdc0,snap0,smc0}.pcap
+	# mode smcr: nothing of this SMC-D traffic
+	[ "$C_smcr0_records" -eq 0 ]
+	grep -qx "smc dump: smcr0: 0 records captured, 0 dropped by the kernel; the link delivered 0, lost 0 (tx_dropped)" <<<"$output"
+	# mode smcd type raw: all the data, no CDC
+	[ "$C_smcd0_cdc" -eq 0 ]
+	[ "$C_smcd0_tx_sums" = "$(tsums tx)" ]
+	[ "$C_smcd0_rx_sums" = "$(tsums rx)" ]
+	[ "$C_smcd0_bad_streams" -eq 0 ]
+	# type cdc: CDC messages only
+	[ "$C_cdc0_data" -eq 0 ]
+	[ "$C_cdc0_cdc" -gt 0 ]
+	# mode smc type all: both, as many as the two above together
+	whole smc0
+	[ "$C_smc0_data" -eq "$C_smcd0_data" ]
+	[ "$C_smc0_cdc" -eq "$C_cdc0_cdc" ]
+	# snaplen 64: the same data records, truncated
+	[ "$C_snap0_truncated" -gt 0 ]
+	[ "$C_snap0_bad_len" -eq 0 ]
+	[ "$C_snap0_data" -eq "$C_smcd0_data" ]
+}
+
+# ----------------------------------------------------------- quoting
+
+# a tcpdump in PATH that writes its arguments, one a line, to $ARGV_OUT
+# and runs the real one
+fake_tcpdump() {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	cat >"$BATS_TEST_TMPDIR/bin/tcpdump" <<EOF
+#!/bin/bash
+printf '%s\n' "\$@" >"\$ARGV_OUT"
+exec "$REAL_TCPDUMP" "\$@"
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/bin/tcpdump"
+}
+
+@test "smcdump-ex: Alibaba's options, quoted --param arguments reach tcpdump intact" {
+	fake_tcpdump
+	d="$BATS_TEST_TMPDIR/dir with blanks"
+	mkdir -p "$d"
+	export ARGV_OUT=$BATS_TEST_TMPDIR/argv
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" "$TOP/smc/smcdump-ex" -m smcd -t all \
+		--param "-s 0 -w '$d/my file.pcap'" --filter 'udp or tcp' --legacy \
+		>"$BATS_TEST_TMPDIR/fg.out" 2>"$BATS_TEST_TMPDIR/fg.err" &
+	FG_PID=$!
+	fg_wait
+	[ "$("$NL" get "$FG_LINK")" = "mode 2 capture 0 snaplen 0" ]
+	transfer 127.0.0.1 256K 1
+	fg_stop INT
+	[ "$FG_RC" -eq 0 ]
+	gone "$FG_LINK"
+	cat "$ARGV_OUT"
+	mapfile -t av <"$ARGV_OUT"
+	# our options, the param words, -i (ours, after them), the filter
+	exp=(-p -U -B 32768 -s 0 -w "$d/my file.pcap" -i "$FG_LINK" "udp or tcp")
+	[ "$(printf '[%s]\n' "${av[@]}")" = "$(printf '[%s]\n' "${exp[@]}")" ]
+	cp "$d/my file.pcap" "$BATS_TEST_TMPDIR/ex.pcap"
+	check "$BATS_TEST_TMPDIR/ex.pcap"
+	whole ex
+}
+
+@test "start: param and filter words as a shell splits them" {
+	fake_tcpdump
+	export ARGV_OUT=$BATS_TEST_TMPDIR/argv
+	f=$BATS_TEST_TMPDIR/q.pcap
+	param="-s 128	--time-stamp-precision \"micro\" -Q 'out'"
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" fg_start "" -- write "$f" \
+		param "$param" filter 'udp and (port 1 or not port 2)'
+	fg_stop INT
+	[ "$FG_RC" -eq 0 ]
+	mapfile -t av <"$ARGV_OUT"
+	# what bash makes of the same string
+	eval "set -- $param"
+	exp=(-p -U -B 32768 "$@" -i "$FG_LINK" -w "$f" 'udp and (port 1 or not port 2)')
+	printf '[%s]\n' "${av[@]}"
+	[ "$(printf '[%s]\n' "${av[@]}")" = "$(printf '[%s]\n' "${exp[@]}")" ]
+}
+
+# ----------------------------------------------------------- errors
+
+@test "errors: a bad filter, an unwritable file: tcpdump's message, no link left" {
+	run "$SMC" dump start filter 'port nonsense(' write "$BATS_TEST_TMPDIR/b.pcap"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "Error: tcpdump failed to start (exit status 1):" ]
+	[[ "${lines[1]}" == "tcpdump: "*"nonsense"* ]]
+	[ -z "$(links_in "")" ]
+	run "$SMC" dump start filter 'port nonsense(' write "$BATS_TEST_TMPDIR/b.pcap" background
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "Error: tcpdump failed to start (exit status 1):" ]
+	[ -z "$(links_in "")" ]
+	run "$SMC" dump start write /nonexistent/dir/x.pcap
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "Error: tcpdump failed to start (exit status 1):" ]
+	[[ "${lines[1]}" == "tcpdump: /nonexistent/dir/x.pcap: "* ]]
+	[ -z "$(links_in "")" ]
+}
+
+@test "errors: name taken, no CAP_NET_ADMIN, usage; a link made by ip is no capture" {
+	run "$SMC" dump start dev lo write /tmp/x.pcap
+	[ "$status" -eq 1 ]
+	[ "$output" = "Error: the name lo is already taken by another link" ]
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$SMC" dump start write /tmp/x.pcap
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = "Error: creating the smc-dummy link needs CAP_NET_ADMIN in this network namespace (run as root): Operation not permitted" ]
+	run "$SMC" dump start mode smcx
+	[ "$status" -eq 2 ]
+	[ -z "$(links_in "")" ]
+	# a user may look, but not stop
+	"$SMC" dump start write "$BATS_TEST_TMPDIR/u.pcap" background
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$SMC" dump show
+	[ "${#lines[@]}" -eq 2 ]
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$SMC" dump stop
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "Error: "*": cannot signal the capture (pid "*"): Operation not permitted" ]]
+	[ -n "$(links_in "")" ]
+	"$SMC" dump stop
+	# a link of ip link add is left to ip
+	"$NL" add smcd9
+	run "$SMC" dump stop dev smcd9
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = "Error: smcd9 is an smc-dummy link but no capture of smc dump start; delete it with \"ip link del smcd9\"" ]
+	run "$SMC" dump start dev smcd9 write /tmp/x.pcap
+	[ "$status" -eq 1 ]
+	[ "$output" = "Error: the name smcd9 is already taken by another link" ]
+	run "$SMC" dump show
+	echo "$output"
+	[ "${lines[1]}" = "    capture none" ]
+	"$NL" del smcd9
+}
