@@ -18,15 +18,12 @@ $smc ueid show
 step "SMC statistics before"
 $smc stats
 
-step "An smc-dummy link turns SMC dump on for this netns"
-$ip link add smcd0 type smc-dummy mode smcd
-$ip link set smcd0 up
+step "smc dump start: an smc-dummy link (SMC dump on for this netns) and tcpdump on it"
+$smc dump start mode smcd write $work/smcd.pcap dev smcd0 background
+$smc dump show
 $ip -d link show smcd0
 
-step "tcpdump on the link while two connections move 4 MiB each way"
-tcpdump -i smcd0 -w $work/smcd.pcap -U -B 65536 2>$work/tcpdump.log &
-cap=$!
-until grep -q "listening on" $work/tcpdump.log; do sleep 0.2; done
+step "Two SMC-D connections over loopback-ism move 4 MiB each way"
 $traffic server -a 127.0.0.1 -p 5201 -n 4M -c 2 >$work/server.out &
 srv=$!
 sleep 0.5
@@ -34,11 +31,14 @@ $traffic client -a 127.0.0.1 -p 5201 -n 4M -c 2 | tee $work/client.out
 wait $srv
 cat $work/server.out
 sleep 0.5
-kill -TERM $cap
-wait $cap || true
-cat $work/tcpdump.log
-$ip -s link show smcd0
-$ip link del smcd0
+
+step "smc dump stop: tcpdump flushes the file, the link goes away"
+$smc dump show
+$smc dump stop dev smcd0
+if $ip link show smcd0 >/dev/null 2>&1; then
+	echo "the link is still there" >&2
+	exit 1
+fi
 
 step "SMC statistics after: SMC-D v2 connections and bytes went up"
 $smc stats
