@@ -746,6 +746,9 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
  * @ready: tcpdump said "listening on"
  * @stop: a signal asked us to end
  * @nstops: stop signals received
+ * @no_drain: end tcpdump without drain() (nobody reads the decoder)
+ * @watch_out: live decoding: watch standard output for a reader that
+ *	went away
  * @info_seen: counter reports (SIGUSR1) tcpdump made
  * @info_captured: "packets captured" of the last report
  * @info_received: "packets received by filter" of the last report
@@ -774,6 +777,8 @@ struct capture {
 	bool ready;
 	bool stop;
 	unsigned int nstops;
+	bool no_drain;
+	bool watch_out;
 	unsigned int info_seen;
 	long long info_captured;
 	long long info_received;
@@ -1175,6 +1180,7 @@ static int spawn(struct capture *c)
 		exit(decode_live(datap[0]));
 	}
 	close(datap[0]);
+	c->watch_out = true;
 	return 0;
 }
 
@@ -1321,7 +1327,15 @@ static void reap(struct capture *c)
 			c->tpid = 0;
 			c->tstatus = st;
 		} else if (pid == c->dpid) {
+			/* the decoder's reader went away (| head): nobody
+			 * reads what tcpdump sends on, and tcpdump learns it
+			 * only at its next packet
+			 */
 			c->dpid = 0;
+			if (c->tpid && !c->stop) {
+				c->stop = true;
+				c->no_drain = true;
+			}
 		}
 	}
 }
@@ -1340,19 +1354,32 @@ static void end_tcpdump(struct capture *c)
  */
 static void step(struct capture *c, int timeout)
 {
-	struct pollfd pfd[2] = {
+	/* negative descriptors are left out by poll() */
+	struct pollfd pfd[3] = {
 		{ .fd = c->sfd, .events = POLLIN },
 		{ .fd = c->errfd, .events = POLLIN },
+		{ .fd = c->watch_out ? STDOUT_FILENO : -1, .events = 0 },
 	};
 	struct signalfd_siginfo si;
 	long long now;
 
-	if (poll(pfd, c->errfd >= 0 ? 2 : 1, timeout) < 0 && errno != EINTR) {
+	if (poll(pfd, 3, timeout) < 0 && errno != EINTR) {
 		fprintf(stderr, "Error: poll: %s\n", strerror(errno));
 		c->stop = true;
 	}
 	if (c->errfd >= 0 && pfd[1].revents)
 		read_err(c);
+	if (pfd[2].revents) {
+		/* POLLERR: the reader of our standard output (a pipe) went
+		 * away; the decoder would learn it only when it writes next
+		 */
+		c->watch_out = false;
+		if (pfd[2].revents & (POLLERR | POLLHUP) && c->tpid &&
+		    !c->stop) {
+			c->stop = true;
+			c->no_drain = true;
+		}
+	}
 	if (pfd[0].revents & POLLIN) {
 		while (read(c->sfd, &si, sizeof(si)) == sizeof(si)) {
 			if (si.ssi_signo != SIGCHLD) {
@@ -1425,7 +1452,7 @@ static int run_loop(struct capture *c, bool until_ready)
 		if (!c->tpid && c->errfd < 0)
 			return 0;
 		if (c->stop && c->tpid && !c->term_at) {
-			if (c->ready && !until_ready)
+			if (c->ready && !until_ready && !c->no_drain)
 				drain(c);
 			end_tcpdump(c);
 		}
