@@ -38,6 +38,10 @@ check-host: tools iproute2
 check-vm: tools kernel iproute2
 	bash testsuite/vm/run-suite testsuite/vm
 
+# The stress test (issue 9, open): not in make check until it passes there.
+check-stress: tools kernel iproute2
+	bash testsuite/vm/run-suite testsuite/stress
+
 demo: tools kernel iproute2
 	bash scripts/demo.sh
 
@@ -59,4 +63,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: all deps tools kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
+.PHONY: check-stress all deps tools kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean

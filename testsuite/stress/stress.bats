@@ -12,7 +12,7 @@
 #                         printed; replay a failure with it)
 #   SMC_DUMP_FUZZ_ITERS / SMC_DUMP_FUZZ_SECS  its bounds (3000 / 60)
 
-load lib
+load ../vm/lib
 
 FUZZ=$TOP/testsuite/tools/smc-dummy-fuzz
 SPLAT='WARNING:|BUG:|KASAN:|Oops|general protection|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|UBSAN:|refcount_t:|unregister_netdevice: waiting for'
