@@ -14,11 +14,13 @@
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
+#include "nl.h"
+
 /* Size of a buffer for one request built by smc_genl_msg(), bytes */
 #define SMC_GENL_REQ_SIZE 1024
 
-/* Longest extack message kept, bytes with the NUL */
-#define SMC_GENL_EXTACK_LEN 256
+/* Longest extack message kept, bytes with the NUL (nl_talk() fills it) */
+#define SMC_GENL_EXTACK_LEN NL_EXTACK_LEN
 
 /* One open generic netlink socket with the SMC family resolved */
 struct smc_genl {

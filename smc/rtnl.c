@@ -13,15 +13,10 @@
 #include <linux/rtnetlink.h>
 #include <linux/smc_dump.h>
 
+#include "nl.h"
 #include "rtnl.h"
 
-/* Receive buffer: large enough for any dump skb the kernel builds */
-#define RTNL_RX_SIZE	(32 * 1024)
 #define RTNL_REQ_SIZE	1024
-
-#ifndef NETLINK_EXT_ACK
-#define NETLINK_EXT_ACK 11
-#endif
 
 /**
  * rtnl_open() - open a NETLINK_ROUTE socket (see rtnl.h)
@@ -31,20 +26,10 @@
  */
 int rtnl_open(struct rtnl *r)
 {
-	int one = 1;
-
 	memset(r, 0, sizeof(*r));
-	r->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	r->nl = nl_open(NETLINK_ROUTE, NULL);
 	if (!r->nl)
 		return -errno;
-	/* extack messages; an old kernel without them is no error */
-	mnl_socket_setsockopt(r->nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	if (mnl_socket_bind(r->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		int err = -errno;
-
-		rtnl_close(r);
-		return err;
-	}
 	r->portid = mnl_socket_get_portid(r->nl);
 	r->seq = (unsigned int)time(NULL);
 	return 0;
@@ -56,140 +41,14 @@ int rtnl_open(struct rtnl *r)
  */
 void rtnl_close(struct rtnl *r)
 {
-	if (r->nl)
-		mnl_socket_close(r->nl);
-	r->nl = NULL;
-}
-
-struct talk {
-	struct rtnl *r;
-	int (*cb)(const struct nlmsghdr *nlh, void *data);
-	void *data;
-	int err;
-};
-
-/* Copy NLMSGERR_ATTR_MSG of an ack or DONE into r->extack; @off: bytes of
- * payload before the TLVs
- */
-static void get_extack(struct rtnl *r, const struct nlmsghdr *nlh,
-		       unsigned int off)
-{
-	const struct nlattr *attr;
-
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	if (MNL_ALIGN(off) > mnl_nlmsg_get_payload_len(nlh))
-		return;
-	mnl_attr_for_each(attr, nlh, off) {
-		if (mnl_attr_get_type(attr) != NLMSGERR_ATTR_MSG)
-			continue;
-		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
-			return;
-		snprintf(r->extack, sizeof(r->extack), "%s",
-			 mnl_attr_get_str(attr));
-		r->extack[strcspn(r->extack, "\n")] = '\0';
-		return;
-	}
-}
-
-static int cb_error(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
-	struct talk *t = data;
-	unsigned int off = sizeof(*err);
-
-	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*err)) {
-		t->err = -EBADMSG;
-		return MNL_CB_STOP;
-	}
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
-	    err->msg.nlmsg_len > sizeof(struct nlmsghdr))
-		off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
-	get_extack(t->r, nlh, off);
-	t->err = err->error > 0 ? -err->error : err->error;
-	return MNL_CB_STOP;
-}
-
-static int cb_done(const struct nlmsghdr *nlh, void *data)
-{
-	struct talk *t = data;
-	int err = 0;
-
-	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int)) {
-		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(int));
-		get_extack(t->r, nlh, sizeof(int));
-	}
-	t->err = err > 0 ? -err : err;
-	return MNL_CB_STOP;
-}
-
-static int cb_overrun(const struct nlmsghdr *nlh, void *data)
-{
-	struct talk *t = data;
-
-	(void)nlh;
-	t->err = -ENOBUFS;
-	return MNL_CB_STOP;
-}
-
-static int cb_noop(const struct nlmsghdr *nlh, void *data)
-{
-	(void)nlh;
-	(void)data;
-	return MNL_CB_OK;
-}
-
-static int cb_data(const struct nlmsghdr *nlh, void *data)
-{
-	struct talk *t = data;
-
-	if (nlh->nlmsg_type != RTM_NEWLINK || !t->cb)
-		return MNL_CB_OK;
-	return t->cb(nlh, t->data);
+	nl_close(&r->nl);
 }
 
 /* Send @nlh, read the answer to its ack or NLMSG_DONE; 0 or -errno */
 static int talk(struct rtnl *r, struct nlmsghdr *nlh,
 		int (*cb)(const struct nlmsghdr *nlh, void *data), void *data)
 {
-	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
-		[NLMSG_NOOP] = cb_noop,
-		[NLMSG_ERROR] = cb_error,
-		[NLMSG_DONE] = cb_done,
-		[NLMSG_OVERRUN] = cb_overrun,
-	};
-	struct talk t = { .r = r, .cb = cb, .data = data, .err = 0 };
-	char *buf;
-	int ret;
-
-	r->extack[0] = '\0';
-	buf = malloc(RTNL_RX_SIZE);
-	if (!buf)
-		return -ENOMEM;
-	if (mnl_socket_sendto(r->nl, nlh, nlh->nlmsg_len) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(r->nl, buf, RTNL_RX_SIZE);
-
-		if (n < 0) {
-			ret = -errno;
-			goto out;
-		}
-		ret = mnl_cb_run2(buf, (size_t)n, nlh->nlmsg_seq, r->portid,
-				  cb_data, &t, ctl, NLMSG_MIN_TYPE);
-		if (ret == MNL_CB_ERROR) {
-			ret = t.err ? t.err : (errno ? -errno : -EIO);
-			goto out;
-		}
-		if (ret == MNL_CB_STOP)
-			break;
-	}
-	ret = t.err;
-out:
-	free(buf);
-	return ret;
+	return nl_talk(r->nl, nlh, r->extack, RTM_NEWLINK, cb, data);
 }
 
 /* A request for RTM_*LINK with an ifinfomsg */

@@ -12,14 +12,16 @@
 #include <net/if.h>
 #include <libmnl/libmnl.h>
 
+#include "nl.h"
+
 /* Link kind of the SMC dump link (include/uapi/linux/smc_dump.h) */
 #define SMC_DUMMY_KIND		"smc-dummy"
 
 /* Bytes of an interface alias with its NUL (the kernel's IFALIASZ) */
 #define RTNL_ALIAS_SIZE		256
 
-/* Longest extack message kept, bytes with the NUL */
-#define RTNL_EXTACK_LEN		256
+/* Longest extack message kept, bytes with the NUL (nl_talk() fills it) */
+#define RTNL_EXTACK_LEN		NL_EXTACK_LEN
 
 /**
  * struct rtnl - an open NETLINK_ROUTE socket

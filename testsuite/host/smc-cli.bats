@@ -69,7 +69,7 @@ host_has_smc() {
 
 @test "build: our sources compile without a warning" {
 	local f out
-	for f in smc.c json_print.c genl.c ueid.c stats.c; do
+	for f in smc.c json_print.c nl.c genl.c ueid.c stats.c; do
 		# shellcheck disable=SC2086
 		out="$(cd "$TOP/smc" && $CC_ $CPPFLAGS_ $CFLAGS_ -c \
 			-o "$BATS_TEST_TMPDIR/x.o" "$f" 2>&1)"
