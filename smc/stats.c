@@ -22,6 +22,16 @@
 #include "smc.h"
 #include "smc_codes.h"
 
+/*
+ * SMC_NLA_STATS_T_RX_RMB_USAGE and _TX_RMB_USAGE (NLA_UINT: the RMB and
+ * sndbuf bytes in use) follow SMC_NLA_STATS_T_TX_CNT in the kernel's
+ * include/uapi/linux/smc.h of Linux 6.12 (not yet in 6.1). Named by value so
+ * that smc also builds against older uapi headers, such as Debian 12's
+ * linux-libc-dev (6.1), where the enum stops at SMC_NLA_STATS_T_TX_CNT.
+ */
+#define SMC_STATS_T_RX_RMB_USAGE	(SMC_NLA_STATS_T_TX_CNT + 1)
+#define SMC_STATS_T_TX_RMB_USAGE	(SMC_NLA_STATS_T_TX_CNT + 2)
+
 /* Buckets of the size histograms: kernel's SMC_BUF_8K ... SMC_BUF_G_1024K,
  * attributes SMC_NLA_STATS_PLOAD_8K ... _G_1024K (index + 1)
  */
@@ -207,10 +217,10 @@ static int parse_tech(const struct nlattr *nest, struct tech_stats *t)
 		case SMC_NLA_STATS_T_TX_CNT:
 			val = &t->tx_cnt;
 			break;
-		case SMC_NLA_STATS_T_RX_RMB_USAGE:
+		case SMC_STATS_T_RX_RMB_USAGE:
 			val = &t->rx_rmbuse;
 			break;
-		case SMC_NLA_STATS_T_TX_RMB_USAGE:
+		case SMC_STATS_T_TX_RMB_USAGE:
 			val = &t->tx_rmbuse;
 			break;
 		}

@@ -38,6 +38,16 @@
 #include <linux/netlink.h>
 #include <linux/smc.h>
 
+/*
+ * Linux 6.12 include/uapi/linux/smc.h: SMC_NLA_STATS_T_RX_RMB_USAGE and
+ * _TX_RMB_USAGE are 20 and 21 (SMC_NLA_STATS_T_TX_CNT is 19). Spelled out
+ * here, independently of smc/stats.c, because Debian 12's 6.1 uapi
+ * headers do not have them.
+ */
+#define FAKE_T_RX_RMB_USAGE	20
+#define FAKE_T_TX_RMB_USAGE	21
+_Static_assert(SMC_NLA_STATS_T_TX_CNT == 19, "SMC_NLA_STATS_T_ numbering");
+
 #include "genl.h"
 
 #define MAX_UEID 4
@@ -303,7 +313,8 @@ struct name { const char *name; int id; };
 
 static const struct name t_names[] = {
 	T(CLNT_V1_SUCC), T(CLNT_V2_SUCC), T(SRV_V1_SUCC), T(SRV_V2_SUCC),
-	T(RX_BYTES), T(TX_BYTES), T(RX_RMB_USAGE), T(TX_RMB_USAGE),
+	T(RX_BYTES), T(TX_BYTES), { "RX_RMB_USAGE", FAKE_T_RX_RMB_USAGE },
+	{ "TX_RMB_USAGE", FAKE_T_TX_RMB_USAGE },
 	T(RX_CNT), T(TX_CNT), T(SENDPAGE_CNT), T(CORK_CNT), T(NDLY_CNT),
 	T(SPLICE_CNT), T(URG_DATA_CNT), { NULL, 0 },
 };
@@ -441,9 +452,9 @@ static void fill_tech(struct nlmsghdr *nlh, const char *tech, uint16_t type)
 	for (i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
 		put_u64(nlh, name_id(t_names, u64s[i]),
 			value(tech, NULL, u64s[i]));
-	put_uint(nlh, SMC_NLA_STATS_T_RX_RMB_USAGE,
+	put_uint(nlh, FAKE_T_RX_RMB_USAGE,
 		 value(tech, NULL, "RX_RMB_USAGE"));
-	put_uint(nlh, SMC_NLA_STATS_T_TX_RMB_USAGE,
+	put_uint(nlh, FAKE_T_TX_RMB_USAGE,
 		 value(tech, NULL, "TX_RMB_USAGE"));
 	for (i = 0; i < sizeof(u64s2) / sizeof(u64s2[0]); i++)
 		put_u64(nlh, name_id(t_names, u64s2[i]),
