@@ -52,9 +52,25 @@ capture_start() {
 	return 1
 }
 
-# capture_stop: end tcpdump, let it flush; fails if it lost packets
+# capture_stop: end tcpdump, let it flush; fails if it lost packets.
+# libpcap's TPACKET_V3 ring hands a block to tcpdump when it is full or
+# after its timeout (1 s by default): a record still in an open block when
+# tcpdump gets SIGTERM never reaches the file. tcpdump -U writes each
+# record as it gets it, so wait until the file has not grown for longer
+# than that timeout (at most 30 s).
 capture_stop() {
-	sleep 0.5
+	local size last=-1 still=0 i
+	for i in $(seq 150); do
+		size=$(stat -c %s "$CAP_FILE" 2>/dev/null || echo 0)
+		if [ "$size" = "$last" ]; then
+			still=$((still + 1))
+			[ $still -ge 8 ] && break
+		else
+			still=0
+		fi
+		last=$size
+		sleep 0.2
+	done
 	kill -TERM "$CAP_PID"
 	wait "$CAP_PID" || true
 	cat "$CAP_FILE.log"
