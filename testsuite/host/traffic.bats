@@ -295,6 +295,47 @@ transfer() {
 	grep -q '^conn 0 rx bytes 999 sha256 [0-9a-f]* verify mismatch offset 999$' srv.out
 }
 
+@test "--no-verify: the pattern's first 128 KiB repeated, only the count checked" {
+	# 300000 bytes: two whole 128 KiB chunks and a part of a third
+	start_server --tcp -a 127.0.0.1 -n 300000 --no-verify
+	run -0 --separate-stderr "$T" client --tcp -a 127.0.0.1 -p "$PORT" -n 300000 --no-verify
+	wait_server
+	echo "$output"; cat srv.out
+	[[ $SRV_RC == 0 ]] && [[ $status == 0 ]]
+	[[ $output == *"conn 0 tx bytes 300000 sha256 none"* ]]
+	[[ $output == *"conn 0 rx bytes 300000 sha256 none verify count"* ]]
+	grep -qx 'conn 0 rx bytes 300000 sha256 none verify count' srv.out
+	# what travels: chunk 0 of the pattern, again and again (here the
+	# server's s2c stream with seed 7, read by a plain client that sends
+	# nothing, so the server reports a short rx and exits 4)
+	start_server --tcp -a 127.0.0.1 -n 300000 --no-verify -s 7
+	python3 -c '
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.shutdown(socket.SHUT_WR)
+got = bytearray()
+while True:
+    b = s.recv(65536)
+    if not b:
+        break
+    got += b
+open("got", "wb").write(got)' "$PORT"
+	wait_server
+	[[ $SRV_RC == 4 ]]
+	"$T" pattern -n 131072 -s 7 -d s2c >chunk
+	cat chunk chunk >want
+	head -c $((300000 - 262144)) chunk >>want
+	cmp got want
+	# a count that differs is a mismatch (exit 4) on both sides
+	start_server --tcp -a 127.0.0.1 -n 1000 --no-verify
+	run -4 --separate-stderr "$T" client --tcp -a 127.0.0.1 -p "$PORT" -n 999 --no-verify
+	wait_server
+	echo "$output"; cat srv.out
+	[[ $SRV_RC == 4 ]]
+	[[ $output == *"conn 0 rx bytes 1000 sha256 none verify mismatch offset 999"* ]]
+	grep -qx 'conn 0 rx bytes 999 sha256 none verify mismatch offset 999' srv.out
+}
+
 @test "a single corrupted byte anywhere is found at its offset" {
 	local off
 

@@ -41,6 +41,7 @@
  *   conn I rx bytes N sha256 HEX verify ok
  *   conn I rx bytes N sha256 HEX verify mismatch offset O
  *   conn I rx bytes N sha256 HEX verify error   (receive failed: I/O error)
+ *   conn I rx bytes N sha256 none verify count  (--no-verify: count only)
  *   conn I smc|fallback|unknown|tcp (tcp bytes acked X received Y)
  *   result ok|error|mismatch|fallback|no-fallback|timeout
  *
@@ -133,7 +134,7 @@ enum verdict { V_SMC, V_FALLBACK, V_UNKNOWN, V_TCP };
 enum opt {
 	O_IPV4, O_IPV6, O_ADDR, O_PORT, O_BYTES, O_SEED, O_CONNS, O_TCP,
 	O_AF_SMC, O_ALLOW_FB, O_EXPECT_FB, O_THRESHOLD, O_TIMEOUT, O_READY,
-	O_INDEX, O_DIR, O_CHECK_TCP,
+	O_INDEX, O_DIR, O_CHECK_TCP, O_NO_VERIFY,
 	O_LONG_ONLY_BASE = 256,	/* getopt values of long-only options */
 };
 
@@ -156,6 +157,7 @@ struct config {
 	const char *ready_file;
 	uint32_t index;
 	int dir;
+	bool no_verify;			/* count the bytes only (benchmarks) */
 };
 
 /* Outcome of one direction of one connection. */
@@ -444,6 +446,9 @@ static void help(void)
 "      --check-tcp        with --tcp, do the SMC check anyway (plain TCP then\n"
 "                         counts as fallback: tests the check without SMC)\n"
 "      --af-smc           AF_SMC sockets instead of IPPROTO_SMC\n"
+"      --no-verify        benchmarks: send the pattern's first 128 KiB over\n"
+"                         and over, count what arrives, hash and compare\n"
+"                         nothing (sha256 none, verify count)\n"
 "      --allow-fallback   report fallback to TCP but do not fail on it\n"
 "      --expect-fallback  succeed only if every connection fell back\n"
 "      --fallback-threshold BYTES\n"
@@ -465,7 +470,7 @@ static void help(void)
 "  listening PORT                                  (server, once listening)\n"
 "  conn I local ADDR PORT peer ADDR PORT\n"
 "  conn I tx bytes N sha256 HEX\n"
-"  conn I rx bytes N sha256 HEX verify ok|mismatch offset O|error\n"
+"  conn I rx bytes N sha256 HEX verify ok|mismatch offset O|error|count\n"
 "  conn I smc|fallback|unknown|tcp (tcp bytes acked X received Y)\n"
 "  result ok|error|mismatch|fallback|no-fallback|timeout\n"
 "smc: the TCP socket under the SMC socket (TCP_INFO) carried at most the\n"
@@ -714,11 +719,14 @@ static void *tx_thread(void *arg)
 		st->op = "malloc";
 		goto out;
 	}
+	if (cfg->no_verify)	/* the first chunk of the pattern, over and over */
+		pattern_fill(key, 0, buf, CHUNK);
 	while (off < cfg->bytes) {
 		size_t len = cfg->bytes - off < CHUNK ? cfg->bytes - off : CHUNK;
 		size_t done = 0;
 
-		pattern_fill(key, off, buf, len);
+		if (!cfg->no_verify)
+			pattern_fill(key, off, buf, len);
 		while (done < len) {
 			ssize_t n = send(c->fd, buf + done, len - done,
 					 MSG_NOSIGNAL);
@@ -728,13 +736,15 @@ static void *tx_thread(void *arg)
 					continue;
 				st->err = errno;
 				st->op = "send";
-				sha256_update(&sha, buf, done);
+				if (!cfg->no_verify)
+					sha256_update(&sha, buf, done);
 				off += done;
 				goto out;
 			}
 			done += n;
 		}
-		sha256_update(&sha, buf, len);
+		if (!cfg->no_verify)
+			sha256_update(&sha, buf, len);
 		off += len;
 	}
 	if (shutdown(c->fd, SHUT_WR)) {
@@ -795,6 +805,15 @@ static void *rx_thread(void *arg)
 		}
 		if (!n)
 			break;
+		if (cfg->no_verify) {
+			/* only the count: more bytes than sent is a mismatch */
+			if (!st->mismatch && off + n > cfg->bytes) {
+				st->mismatch = true;
+				st->bad_off = cfg->bytes;
+			}
+			off += n;
+			continue;
+		}
 		sha256_update(&sha, buf, n);
 		if (!st->mismatch) {
 			cmp = off < cfg->bytes ? cfg->bytes - off : 0;
@@ -866,9 +885,10 @@ static enum verdict judge(const struct config *cfg, const struct conn *c)
 static void print_stream(const struct conn *c, const char *name,
 			 const struct stream *st, bool rx)
 {
-	char hex[65];
+	char hex[65] = "none";
 
-	sha256_hex(st->sha, hex);
+	if (!c->cfg->no_verify)
+		sha256_hex(st->sha, hex);
 	printf("conn %u %s bytes %" PRIu64 " sha256 %s", c->index, name,
 	       st->bytes, hex);
 	if (rx) {
@@ -876,6 +896,8 @@ static void print_stream(const struct conn *c, const char *name,
 			printf(" verify mismatch offset %" PRIu64, st->bad_off);
 		else if (st->err)
 			printf(" verify error");	/* ended early by an error */
+		else if (c->cfg->no_verify)
+			printf(" verify count");	/* the byte count only */
 		else
 			printf(" verify ok");
 	}
@@ -1289,7 +1311,7 @@ static int run_pattern(const struct config *cfg)
 			 OPT_BIT(O_CONNS) | OPT_BIT(O_TCP) | OPT_BIT(O_AF_SMC) | \
 			 OPT_BIT(O_ALLOW_FB) | OPT_BIT(O_EXPECT_FB) | \
 			 OPT_BIT(O_THRESHOLD) | OPT_BIT(O_TIMEOUT) | \
-			 OPT_BIT(O_CHECK_TCP))
+			 OPT_BIT(O_CHECK_TCP) | OPT_BIT(O_NO_VERIFY))
 
 /* Options each subcommand accepts. */
 static const unsigned int mode_opts[] = {
@@ -1313,11 +1335,12 @@ static const char *const opt_name[] = {
 	[O_THRESHOLD] = "--fallback-threshold", [O_TIMEOUT] = "--timeout",
 	[O_READY] = "--ready-file", [O_INDEX] = "--index",
 	[O_DIR] = "--direction", [O_CHECK_TCP] = "--check-tcp",
+	[O_NO_VERIFY] = "--no-verify",
 };
 
 enum {
 	L_TCP = O_LONG_ONLY_BASE, L_AF_SMC, L_ALLOW_FB, L_EXPECT_FB,
-	L_THRESHOLD, L_CHECK_TCP,
+	L_THRESHOLD, L_CHECK_TCP, L_NO_VERIFY,
 };
 
 static const struct option long_opts[] = {
@@ -1330,6 +1353,7 @@ static const struct option long_opts[] = {
 	{ "conns",		required_argument,	NULL, 'c' },
 	{ "tcp",		no_argument,		NULL, L_TCP },
 	{ "check-tcp",		no_argument,		NULL, L_CHECK_TCP },
+	{ "no-verify",		no_argument,		NULL, L_NO_VERIFY },
 	{ "af-smc",		no_argument,		NULL, L_AF_SMC },
 	{ "allow-fallback",	no_argument,		NULL, L_ALLOW_FB },
 	{ "expect-fallback",	no_argument,		NULL, L_EXPECT_FB },
@@ -1421,6 +1445,10 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		case L_CHECK_TCP:
 			o = O_CHECK_TCP;
 			cfg->check_tcp = true;
+			break;
+		case L_NO_VERIFY:
+			o = O_NO_VERIFY;
+			cfg->no_verify = true;
 			break;
 		case L_AF_SMC:
 			o = O_AF_SMC;
