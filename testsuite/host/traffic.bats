@@ -334,6 +334,7 @@ open("got", "wb").write(got)' "$PORT"
 	[[ $SRV_RC == 4 ]]
 	[[ $output == *"conn 0 rx bytes 1000 sha256 none verify mismatch offset 999"* ]]
 	grep -qx 'conn 0 rx bytes 999 sha256 none verify mismatch offset 999' srv.out
+	grep -q "byte count differs: 999 bytes received, 1000 expected" srv.err
 }
 
 @test "a single corrupted byte anywhere is found at its offset" {
