@@ -48,6 +48,8 @@ teardown() {
 kernel_log_clean() {
 	local since
 	since=$(dmesg | sed -n "/$MARK/,\$p")
+	# the mark gone means the log overflowed: nothing would be checked
+	[ -n "$since" ] || { echo "kernel log: $MARK is gone (log overflow)"; return 1; }
 	if grep -Eq "$SPLAT" <<<"$since"; then
 		grep -E -A 20 "$SPLAT" <<<"$since" | head -80
 		return 1
@@ -67,8 +69,11 @@ kmemleak_clean() {
 	echo scan >$f
 	sleep 1
 	echo scan >$f
-	if [ -s $f ]; then
-		head -60 $f
+	# (a debugfs file: its size is always 0, read it)
+	local r
+	r=$(cat $f)
+	if [ -n "$r" ]; then
+		head -60 <<<"$r"
 		return 1
 	fi
 	echo "kmemleak: no report"
@@ -186,7 +191,7 @@ link_loop() {
 				tcp[$l]=$!
 			fi ;;
 		5)	if [ -n "${tcp[$l]:-}" ]; then
-				kill -INT "${tcp[$l]}" 2>/dev/null
+				kill -TERM "${tcp[$l]}" 2>/dev/null
 				wait "${tcp[$l]}" 2>/dev/null
 				tcp[$l]=
 				rm -f "$d/$l.pcap"
@@ -195,7 +200,7 @@ link_loop() {
 		sleep 0.$((RANDOM % 5))
 	done
 	for tp in "${tcp[@]}"; do
-		[ -n "$tp" ] && kill -INT "$tp" 2>/dev/null
+		[ -n "$tp" ] && kill -TERM "$tp" 2>/dev/null
 	done
 	wait
 	echo "link ops $ops, links created $n" >>"$d/links.log"
@@ -280,9 +285,10 @@ netns_loop() {
 	# every ip netns del completed
 	run grep -v 'del exit 0$' "$d/netns.log"
 	[ "$status" -eq 1 ]
-	# nothing left: no tcpdump, no netns; then no link anywhere
-	pkill -INT tcpdump 2>/dev/null || true
-	sleep 1
+	# nothing left: the loops stopped every tcpdump they started, no
+	# netns; then no link anywhere
+	run pgrep -x tcpdump
+	[ "$status" -eq 1 ] || { ps -ef | grep '[t]cpdump'; false; }
 	run ip netns list
 	[ -z "$output" ]
 	for l in $(ip -o link show type smc-dummy | awk -F': ' '{ print $2 }'); do
