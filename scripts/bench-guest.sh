@@ -141,7 +141,7 @@ transfer() {
 	fi
 	t1=$(date +%s%N)
 	wait "$spid" || { cat "$work/srv.out" >&2; return 1; }
-	grep -q "^result ok" "$work/cli.out" || return 1
+	grep -q "^result ok" "$work/cli.out" || { cat "$work/cli.out" "$work/srv.out" >&2; return 1; }
 	WALL=$((t1 - t0))
 }
 
@@ -228,7 +228,7 @@ for r in $(seq "$crounds"); do
 		bopt=()
 		[ "$buf" = default ] || bopt=(-B "$buf")
 		tcpdump_start "$work/tc.log" -w "$work/full.pcap" "${bopt[@]}"
-		transfer "$(tobytes "$cbytes")" || { log "completeness run failed"; exit 1; }
+		transfer "$(tobytes "$cbytes")" || { log "completeness run failed"; df -h "$work" >&2; free -m >&2; exit 1; }
 		wall=$WALL
 		pk=$(stat_of smcd0 tx_packets)
 		pd=$(stat_of smcd0 tx_dropped)
