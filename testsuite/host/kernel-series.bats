@@ -54,6 +54,14 @@ setup() {
 	[[ "$output" != *"ERROR"* ]]
 	[[ "$output" != *"WARNING"* ]]
 	[[ "$output" != *"CHECK"* ]]
+	# from the repository's top with relative paths, checkpatch takes a
+	# file git tracks for a source file and reads every line as added:
+	# blank context lines and the "-- " signature must not end in a blank
+	[ -z "$(git -C "$TOP" ls-files kernel/patches)" ] && return 0
+	run bash -c 'cd "$1" && perl "$2/scripts/checkpatch.pl" --strict --no-tree --terse kernel/patches/*.patch' _ "$TOP" "$KTREE"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"ERROR"* ]]
 }
 
 @test "uapi: include/uapi/linux/smc_dump.h is the header the series adds" {
