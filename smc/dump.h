@@ -254,8 +254,8 @@ struct dump_track;
  * @first_seq: seq of the first record
  * @next_seq: the seq expected next
  * @gaps: times the seq jumped forward
- * @lost: records missing in those jumps
- * @reordered: records whose seq was lower than expected
+ * @lost: records missing in those jumps, less those that came late
+ * @reordered: records whose seq was lower than expected (late)
  */
 struct dump_link {
 	uint8_t key[12];

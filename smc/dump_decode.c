@@ -480,8 +480,14 @@ static void link_seq(struct dump_ctx *c, const struct dump_pkt *pkt,
 			l->gaps++;
 			l->lost += d;
 		} else {
+			/* Two CPUs can hand records to the taps out of order:
+			 * a late one fills a gap counted as lost. Keep
+			 * expecting the higher number.
+			 */
 			l->reordered++;
-			return;	/* keep expecting the higher number */
+			if (l->lost)
+				l->lost--;
+			return;
 		}
 	}
 	l->next_seq = seq + 1;

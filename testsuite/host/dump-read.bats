@@ -883,6 +883,24 @@ assert d["total"]["files"] == 3
 	[[ "$output" == *$'\nlink 02:00:00:00:00:01 records '*' seq-gaps 1 lost 2 '* ]]
 }
 
+@test "stats: a record that comes late fills its seq gap" {
+	# seq 3 before 2 (two CPUs), then 5 missing: 2 jumps forward, 1 late,
+	# 1 lost; the stream has one 3-byte hole where seq 5 was
+	gen "$T/re.pcap" <<-'EOF'
+	data token=0x1 seq=0 offset=0 len=3
+	data token=0x1 seq=1 offset=3 len=3
+	data token=0x1 seq=3 offset=9 len=3
+	data token=0x1 seq=2 offset=6 len=3
+	data token=0x1 seq=4 offset=12 len=3
+	data token=0x1 seq=6 offset=18 len=3
+	EOF
+	run -0 "$SMC" -j dump stats "$T/re.pcap"
+	run -0 jq -c '.[0] | [.links[0] | .records, .seq_gaps, .lost, .reordered, .next_seq],
+		[.total | .seq_gaps, .lost, .holes, .hole_bytes]' <<<"$output"
+	[ "${lines[0]}" = "[6,2,1,1,7]" ]
+	[ "${lines[1]}" = "[2,1,1,3]" ]
+}
+
 @test "follow: DIR that cannot be made, exit 3" {
 	gen "$T/e.pcap" <<<"data token=0x1 seq=1 len=3"
 	: >"$T/notadir"
