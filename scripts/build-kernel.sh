@@ -3,7 +3,7 @@
 # KERNEL_SRC=DIR), plus kernel/patches/*.patch in order, configured from
 # `make tinyconfig` and the fragments of the flavour:
 #   test:  kernel/config/base.config + kernel/config/debug.config
-#   bench: kernel/config/base.config
+#   bench: kernel/config/base.config + kernel/config/bench.config
 # The result is cached under build/images/<hash>/ by a hash of the kernel
 # version, the patches, the fragments and this script, so a second run does
 # not rebuild. ccache speeds up what does get rebuilt.
@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 case $flavor in
 test)	frags="$top/kernel/config/base.config $top/kernel/config/debug.config" ;;
-bench)	frags="$top/kernel/config/base.config" ;;
+bench)	frags="$top/kernel/config/base.config $top/kernel/config/bench.config" ;;
 *)	echo "build-kernel: unknown flavour '$flavor' (test or bench)" >&2; exit 2 ;;
 esac
 
