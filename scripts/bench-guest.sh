@@ -11,8 +11,8 @@
 # every other round so that drift spreads over all of them:
 #   a  no smc-dummy link (the static key off)
 #   b  a link, no tap (the hooks run, nothing is built)
-#   c  a link, tcpdump -w to tmpfs (default buffer; -C/-W rotation keeps
-#      the files below 2 x ROTATE MB)
+#   c  a link, tcpdump -w to tmpfs (default buffer; one file: tcpdump's
+#      -C rotation would add an lseek() per record to what is measured)
 #   d  as c, the link with capture cdc
 #   e  as c, the link with snaplen 64
 #   f  as c, but tcpdump -w /dev/null (no file write)
@@ -20,7 +20,9 @@
 #      (records built and handed to the tap, dropped by its BPF filter:
 #      no copy to the ring, no wakeup of tcpdump)
 # f and g split c's cost: build (g), delivery to user space (f - g), the
-# file on tmpfs (c - f).
+# file on tmpfs (c - f). tcpdump runs with -B COST_BUFFER in c, d, e and f:
+# with libpcap's 2 MiB, tcpdump loses records even of (d) when it is not
+# scheduled for a moment, and a run that captures less costs less.
 #
 # Completeness: tcpdump -w to tmpfs, no rotation, with libpcap's default
 # buffer and with larger -B; COMPLETE_BYTES per connection; the records in
@@ -30,7 +32,10 @@
 # BENCH_ROUNDS (3), BENCH_VARIANTS ("a b c d e f g"),
 # BENCH_COMPLETE_BYTES (128M), BENCH_COMPLETE_ROUNDS (1),
 # BENCH_BUFFERS ("default 65536 262144": tcpdump -B values in KiB),
-# BENCH_ROTATE (200, MB per tcpdump file).
+# BENCH_COST_BUFFER (65536: tcpdump -B in KiB for c-f; "default": none),
+# BENCH_PERF (off; see perf_start).
+# The captures go to a tmpfs of 3/4 of the guest's memory: (c) keeps up to
+# all records of a run, a bit more than 2 x CONNS x BYTES.
 set -euo pipefail
 
 out=${1:?usage: bench-guest.sh OUTDIR}
@@ -45,9 +50,13 @@ variants=${BENCH_VARIANTS:-a b c d e f g}
 cbytes=${BENCH_COMPLETE_BYTES:-128M}
 crounds=${BENCH_COMPLETE_ROUNDS:-1}
 buffers=${BENCH_BUFFERS:-default 65536 262144}
-rotate=${BENCH_ROTATE:-200}
+costbuf=${BENCH_COST_BUFFER:-65536}
+cost_b=()
+[ "$costbuf" = default ] || cost_b=(-B "$costbuf")
 work=/tmp/bench
 mkdir -p "$work" "$out"
+mem_kb=$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)
+mount -t tmpfs -o size=$((mem_kb * 3 / 4))k tmpfs "$work"
 port=5300
 
 tobytes() {
@@ -60,6 +69,16 @@ tobytes() {
 }
 
 log() { echo "bench-guest: $*" >&2; }
+
+# (c) writes every record it gets: the payload once sent and once received,
+# plus headers and CDC records (a few per cent)
+if [[ " $variants " == *" c "* ]]; then
+	need_kb=$((2 * conns * $(tobytes "$bytes") * 21 / 20 / 1024))
+	if [ $((mem_kb * 3 / 4)) -lt "$need_kb" ]; then
+		log "variant c needs $((need_kb / 1024)) MiB of tmpfs, the guest has $((mem_kb * 3 / 4 / 1024)): raise BENCH_MEM"
+		exit 1
+	fi
+fi
 
 "$smc" ueid show | grep -qx SMCDUMPBENCH || "$smc" ueid add SMCDUMPBENCH
 
@@ -145,6 +164,27 @@ transfer() {
 	WALL=$((t1 - t0))
 }
 
+# BENCH_PERF=HZ: a profile of each run (perf record -a, cpu-clock at HZ,
+# which under -icount samples instructions) in OUTDIR/perf-V-R.txt. Off by
+# default: sampling adds its own cost to the ratios.
+perf_hz=${BENCH_PERF:-}
+perf_pid=
+perf_name=
+perf_start() {
+	perf_name=$1
+	perf record -q -a -e cpu-clock -F "$perf_hz" -o "$work/perf.data" \
+		2>"$work/perf.log" &
+	perf_pid=$!
+	sleep 1
+}
+perf_stop() {
+	kill -INT "$perf_pid"
+	wait "$perf_pid" || true
+	perf report -i "$work/perf.data" --stdio --no-children \
+		--sort sym 2>/dev/null | head -150 >"$out/perf-$perf_name.txt"
+	rm -f "$work/perf.data"
+}
+
 printf 'variant\tround\twall_ns\tpayload_bytes\ttx_packets\ttx_bytes\ttx_dropped\tcaptured\tfilter_received\tkernel_dropped\tcpu_user\tcpu_sys\tcpu_softirq\tcpu_idle\ttcpdump_cpu\thz\n' \
 	>"$out/runs.tsv"
 
@@ -156,20 +196,22 @@ run_variant() {	# VARIANT ROUND
 	a) ;;
 	b) link_add smcd0 ;;
 	c) link_add smcd0
-	   tcpdump_start "$tlog" -w "$work/c.pcap" -C "$rotate" -W 2 ;;
+	   tcpdump_start "$tlog" "${cost_b[@]}" -w "$work/c.pcap" ;;
 	d) link_add smcd0 capture 2
-	   tcpdump_start "$tlog" -w "$work/c.pcap" -C "$rotate" -W 2 ;;
+	   tcpdump_start "$tlog" "${cost_b[@]}" -w "$work/c.pcap" ;;
 	e) link_add smcd0 snaplen 64
-	   tcpdump_start "$tlog" -w "$work/c.pcap" -C "$rotate" -W 2 ;;
+	   tcpdump_start "$tlog" "${cost_b[@]}" -w "$work/c.pcap" ;;
 	f) link_add smcd0
-	   tcpdump_start "$tlog" -w /dev/null ;;
+	   tcpdump_start "$tlog" "${cost_b[@]}" -w /dev/null ;;
 	g) link_add smcd0
 	   tcpdump_start "$tlog" -w /dev/null 'udp port 9' ;;
 	*) log "unknown variant $v"; return 2 ;;
 	esac
 	c0=$(cpu_ticks)
 	[ -n "$tcpdump_pid" ] && tp0=$(proc_ticks "$tcpdump_pid")
+	[ -n "$perf_hz" ] && perf_start "$v-$r"
 	transfer "$b" || { log "variant $v round $r: the transfer failed"; return 1; }
+	[ -n "$perf_hz" ] && perf_stop
 	wall=$WALL
 	c1=$(cpu_ticks)
 	[ -n "$tcpdump_pid" ] && tp1=$(proc_ticks "$tcpdump_pid")
@@ -199,6 +241,7 @@ run_variant() {	# VARIANT ROUND
 	echo "kernel $(uname -r)"
 	echo "cpus $(nproc)"
 	echo "mem_kb $(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+	echo "cost_buffer $costbuf"
 } >"$out/guest-info"
 log "kernel $(uname -r), $(nproc) CPUs online, $conns connections x $bytes each way, $rounds rounds of: $variants"
 for r in $(seq "$rounds"); do

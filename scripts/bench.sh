@@ -27,19 +27,27 @@
 #
 # Environment: BENCH_ICOUNT; BENCH_TIMEOUT (s, default 14400);
 # BENCH_CONNS, BENCH_BYTES, BENCH_ROUNDS, BENCH_VARIANTS,
-# BENCH_COMPLETE_BYTES, BENCH_BUFFERS (see bench-guest.sh); BENCH_MEM
-# (guest memory, default 3G: the completeness capture sits in tmpfs);
+# BENCH_COMPLETE_BYTES, BENCH_BUFFERS, BENCH_COST_BUFFER, BENCH_PERF (see
+# bench-guest.sh); BENCH_MEM
+# (guest memory, default 8G: the captures sit in tmpfs, (c) takes 2.1 x
+# CONNS x BYTES);
 # BENCH_DECODER=0 leaves the decoder out; SMC_DUMP_BENCH_SIZE (default
 # 256M here) and SMC_DUMP_BENCH_TSHARK go to bench-decoder.sh;
 # BENCH_RESULTS=DIR only prints the table of an earlier run.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+if [ -n "${BENCH_RESULTS:-}" ]; then
+	# relative to where we were called from
+	res=$(cd "$BENCH_RESULTS" 2>/dev/null && pwd) || res=/nonexistent
+	if [ ! -f "$res/runs.tsv" ]; then
+		echo "bench: BENCH_RESULTS=$BENCH_RESULTS: no runs.tsv of a bench run there" >&2
+		exit 2
+	fi
+fi
 cd "$top"
 
-if [ -n "${BENCH_RESULTS:-}" ]; then
-	res=$BENCH_RESULTS
-else
+if [ -z "${BENCH_RESULTS:-}" ]; then
 	# checked here, before a kernel build and a boot: bash reads 010 as
 	# octal, smc-traffic as decimal
 	for v in BENCH_CONNS BENCH_ROUNDS BENCH_COMPLETE_ROUNDS BENCH_TIMEOUT; do
@@ -50,6 +58,11 @@ else
 		[ -z "${!v:-}" ] || [[ ${!v} =~ ^[1-9][0-9]*[kKmMgG]?$ ]] ||
 			{ echo "bench: $v must be a size such as 256M" >&2; exit 2; }
 	done
+	[ -z "${BENCH_PERF:-}" ] || [[ $BENCH_PERF =~ ^[1-9][0-9]*$ ]] ||
+		{ echo "bench: BENCH_PERF must be a sampling rate in Hz" >&2; exit 2; }
+	[ -z "${BENCH_COST_BUFFER:-}" ] || [ "$BENCH_COST_BUFFER" = default ] ||
+		[[ $BENCH_COST_BUFFER =~ ^[1-9][0-9]*$ ]] ||
+		{ echo "bench: BENCH_COST_BUFFER must be a size in KiB or 'default'" >&2; exit 2; }
 	[[ " ${BENCH_VARIANTS:-a} " == *" a "* ]] ||
 		echo "bench: BENCH_VARIANTS without a: no ratios, only the other figures" >&2
 	res=$top/build/bench/$(date +%Y%m%d-%H%M%S)
@@ -62,12 +75,13 @@ else
 		echo "bench: the bench kernel did not build" >&2
 		exit 1
 	fi
+	cp "$(dirname "$bz")/.config" "$res/kernel.config"
 	make -s -C smc >/dev/null
 	make -s -C testsuite/tools >/dev/null
 
 	echo "bench: kernel-cost and completeness runs in QEMU (takes a while under TCG)" >&2
 	for v in BENCH_CONNS BENCH_BYTES BENCH_ROUNDS BENCH_VARIANTS \
-		 BENCH_COMPLETE_BYTES BENCH_COMPLETE_ROUNDS BENCH_BUFFERS BENCH_ROTATE; do
+		 BENCH_COMPLETE_BYTES BENCH_COMPLETE_ROUNDS BENCH_BUFFERS BENCH_COST_BUFFER BENCH_PERF; do
 		[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 	done >"$res/guest.env"
 	# The guest's clock counts instructions (-icount): the host's load,
@@ -83,7 +97,7 @@ else
 		echo "real" >"$res/clock"
 	fi
 	rc=0
-	testsuite/vm/run-vm --kernel "$bz" --mem "${BENCH_MEM:-3G}" --smp 2 \
+	testsuite/vm/run-vm --kernel "$bz" --mem "${BENCH_MEM:-8G}" --smp 2 \
 		"${qargs[@]}" --timeout "${BENCH_TIMEOUT:-14400}" --share "$res" -- \
 		bash -c "set -a; . /run/shared/guest.env; set +a; exec bash $top/scripts/bench-guest.sh /run/shared" \
 		>"$res/console.log" 2>&1 || rc=$?
@@ -152,9 +166,17 @@ for r in runs:
 
 print()
 print("smc-dump bench, %s" % os.path.basename(res.rstrip("/")))
-print("Guest: kernel %s with the bench config (no debug options), %s CPU(s)"
+kconf = ""
+p = os.path.join(res, "kernel.config")
+if os.path.exists(p):
+    c = open(p).read().splitlines()
+    kconf = "; %s, %s, %s" % (
+        "-O2" if "CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y" in c else "-Os",
+        "SLUB_TINY" if "CONFIG_SLUB_TINY=y" in c else "SLUB with per-CPU caches",
+        "BPF JIT" if "CONFIG_BPF_JIT=y" in c else "BPF interpreter")
+print("Guest: kernel %s with the bench config (no debug options%s), %s CPU(s)"
       " online, QEMU TCG software emulation on a shared 2-core host."
-      % (gi.get("kernel", "?"), gi.get("cpus", "?")))
+      % (gi.get("kernel", "?"), kconf, gi.get("cpus", "?")))
 print("Absolute rates under TCG mean nothing: the ratios of variants run side"
       " by side in one boot are the result.")
 if clock.startswith("icount"):
@@ -175,6 +197,10 @@ if "a" in by:
           " (all connections, both directions; --no-verify: counted, not hashed), %d rounds,"
           " the order of the variants reversed every other round."
           % (F(r0, "payload_bytes") / 2**20, len(a)))
+    cb = gi.get("cost_buffer", "default")
+    print("   tcpdump in (c), (d), (e), (f): %s." % ("libpcap's default buffer (2 MiB)"
+          if cb == "default" else "-B %s (%d MiB), so that a run tcpdump keeps up"
+          " with captures every record" % (cb, int(cb) // 1024)))
     print("   ratio: throughput(v) / throughput(a) of the same round, median"
           " [min..max]; kernel CPU/byte: the guest's system + softirq time per"
           " byte moved, over (a)'s (the traffic tool's own user time"

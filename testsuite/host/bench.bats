@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# Host tests of `make bench` (scripts/bench.sh) without QEMU: its inputs are
+# refused before anything is built, and the table it prints from a results
+# directory (BENCH_RESULTS) has ratios, target verdicts and losses worked
+# out here by hand from made-up runs.
+
+# shellcheck disable=SC2154 # bats sets $stderr in run --separate-stderr
+bats_require_minimum_version 1.5.0
+
+setup() {
+	TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	cd "$BATS_TEST_TMPDIR" || return 1
+}
+
+tab() { local IFS=$'\t'; echo "$*"; }
+
+@test "bench: bad BENCH_* values are refused before a build, exit 2" {
+	local v
+	for v in "BENCH_CONNS=010" "BENCH_ROUNDS=0" "BENCH_BYTES=12X" \
+		 "BENCH_COMPLETE_BYTES=1.5G" "BENCH_COST_BUFFER=big" \
+		 "BENCH_PERF=0" "BENCH_TIMEOUT=-1"; do
+		run --separate-stderr env "$v" bash "$TOP/scripts/bench.sh"
+		[ "$status" -eq 2 ] || { echo "$v: exit $status"; false; }
+		[[ $stderr == "bench: ${v%%=*} must be"* ]] ||
+			{ echo "$v: $stderr"; false; }
+	done
+}
+
+@test "bench: ratios, targets and lost records from a results directory" {
+	mkdir res
+	echo "icount shift=0,sleep=off" >res/clock
+	printf 'kernel 6.12.95\ncpus 2\nmem_kb 8000000\ncost_buffer 65536\n' >res/guest-info
+	{
+		tab variant round wall_ns payload_bytes tx_packets tx_bytes \
+		    tx_dropped captured filter_received kernel_dropped cpu_user \
+		    cpu_sys cpu_softirq cpu_idle tcpdump_cpu hz
+		# (a) 1.0 s and 1.25 s; (b) 1.0101 s and 1.25 s: ratios 0.990
+		# and 1.000, median 0.995; (d) 1.25 s and 1.5625 s: 0.800 both
+		tab a 1 1000000000 2147483648 0 0 0 0 0 0 1 100 0 0 0 100
+		tab a 2 1250000000 2147483648 0 0 0 0 0 0 1 100 0 0 0 100
+		tab b 1 1010101010 2147483648 0 0 0 0 0 0 1 100 0 0 0 100
+		tab b 2 1250000000 2147483648 0 0 0 0 0 0 1 100 0 0 0 100
+		# lost: 100 of 1000 and 300 of 1000, median 20.0 %
+		tab d 1 1250000000 2147483648 1000 44000 0 900 1000 100 1 100 0 0 5 100
+		tab d 2 1562500000 2147483648 1000 44000 0 700 1000 300 1 100 0 0 5 100
+	} >res/runs.tsv
+	{
+		tab buffer round wall_ns payload_bytes tx_packets tx_dropped \
+		    captured kernel_dropped in_file seq_first seq_last seq_missing \
+		    file_bytes
+		# 1000 matched (990 + 10 not built), 750 in the file: 25.00 %
+		tab default 1 1000000000 1073741824 990 10 750 240 750 0 999 250 1
+		tab 65536 1 1000000000 1073741824 1000 0 1000 0 1000 0 999 0 1
+	} >res/complete.tsv
+
+	run --separate-stderr env BENCH_RESULTS=res bash "$TOP/scripts/bench.sh"
+	[ "$status" -eq 0 ]
+	echo "$output"
+	[[ $output == *"-B 65536 (64 MiB)"* ]]
+	grep -E '^\(b\) link, no tap +0\.995 +\[0\.990\.\.1\.000\] +>=0\.98 ok ' <<<"$output"
+	grep -E '^\(d\) capture cdc, tcpdump -w tmpfs +0\.800 +\[0\.800\.\.0\.800\] +>=0\.90 MISS .* 20\.0% ' <<<"$output"
+	grep -E '^default \(2 MiB\) +1000 +750 +250 +25\.00% +250 +240 +10 ' <<<"$output"
+	grep -E '^-B 65536 \(64 MiB\) +1000 +1000 +0 +0\.00% ' <<<"$output"
+}
+
+@test "bench: BENCH_RESULTS without the files of a run is refused" {
+	mkdir empty
+	run --separate-stderr env BENCH_RESULTS=empty bash "$TOP/scripts/bench.sh"
+	[ "$status" -eq 2 ]
+	[[ $stderr == "bench: BENCH_RESULTS=empty: no runs.tsv of a bench run there" ]]
+	run --separate-stderr env BENCH_RESULTS=missing bash "$TOP/scripts/bench.sh"
+	[ "$status" -eq 2 ]
+}
