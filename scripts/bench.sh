@@ -39,7 +39,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ -n "${BENCH_RESULTS:-}" ]; then
 	# relative to where we were called from
-	res=$(cd "$BENCH_RESULTS" 2>/dev/null && pwd) || res=/nonexistent
+	res=$(CDPATH='' cd -- "$BENCH_RESULTS" 2>/dev/null && pwd) || res=/nonexistent
 	if [ ! -f "$res/runs.tsv" ]; then
 		echo "bench: BENCH_RESULTS=$BENCH_RESULTS: no runs.tsv of a bench run there" >&2
 		exit 2
@@ -47,24 +47,45 @@ if [ -n "${BENCH_RESULTS:-}" ]; then
 fi
 cd "$top"
 
+bad() { echo "bench: $1=${!1} $2" >&2; exit 2; }
+
 if [ -z "${BENCH_RESULTS:-}" ]; then
 	# checked here, before a kernel build and a boot: bash reads 010 as
-	# octal, smc-traffic as decimal
+	# octal, smc-traffic as decimal; at most 6 digits, so that nothing
+	# overflows bash's 64-bit arithmetic
 	for v in BENCH_CONNS BENCH_ROUNDS BENCH_COMPLETE_ROUNDS BENCH_TIMEOUT; do
-		[ -z "${!v:-}" ] || [[ ${!v} =~ ^[1-9][0-9]*$ ]] ||
-			{ echo "bench: $v must be a positive decimal number" >&2; exit 2; }
+		[ -z "${!v:-}" ] || [[ ${!v} =~ ^[1-9][0-9]{0,5}$ ]] ||
+			bad "$v" "must be a positive decimal number below 1000000"
 	done
 	for v in BENCH_BYTES BENCH_COMPLETE_BYTES; do
-		[ -z "${!v:-}" ] || [[ ${!v} =~ ^[1-9][0-9]*[kKmMgG]?$ ]] ||
-			{ echo "bench: $v must be a size such as 256M" >&2; exit 2; }
+		[ -z "${!v:-}" ] || [[ ${!v} =~ ^[1-9][0-9]{0,5}[kKmMgG]?$ ]] ||
+			bad "$v" "must be a size such as 256M (up to 6 digits, then k, M or G)"
 	done
-	[ -z "${BENCH_PERF:-}" ] || [[ $BENCH_PERF =~ ^[1-9][0-9]*$ ]] ||
-		{ echo "bench: BENCH_PERF must be a sampling rate in Hz" >&2; exit 2; }
+	[ -z "${BENCH_PERF:-}" ] || [[ $BENCH_PERF =~ ^[1-9][0-9]{0,5}$ ]] ||
+		bad BENCH_PERF "must be a sampling rate in Hz"
 	[ -z "${BENCH_COST_BUFFER:-}" ] || [ "$BENCH_COST_BUFFER" = default ] ||
-		[[ $BENCH_COST_BUFFER =~ ^[1-9][0-9]*$ ]] ||
-		{ echo "bench: BENCH_COST_BUFFER must be a size in KiB or 'default'" >&2; exit 2; }
-	[[ " ${BENCH_VARIANTS:-a} " == *" a "* ]] ||
-		echo "bench: BENCH_VARIANTS without a: no ratios, only the other figures" >&2
+		[[ $BENCH_COST_BUFFER =~ ^[1-9][0-9]{0,7}$ ]] ||
+		bad BENCH_COST_BUFFER "must be a size in KiB or 'default'"
+	[ -z "${BENCH_MEM:-}" ] || [[ $BENCH_MEM =~ ^[1-9][0-9]{0,5}[MG]$ ]] ||
+		bad BENCH_MEM "must be a memory size such as 8G"
+	# empty: the defaults (bench-guest.sh)
+	if [ -n "${BENCH_BUFFERS:-}" ]; then
+		for w in $BENCH_BUFFERS; do
+			[ "$w" = default ] || [[ $w =~ ^[1-9][0-9]{0,7}$ ]] ||
+				bad BENCH_BUFFERS "must be words 'default' or sizes in KiB"
+		done
+	fi
+	if [ -n "${BENCH_VARIANTS:-}" ]; then
+		seen=" "
+		for w in $BENCH_VARIANTS; do
+			[[ $w == [a-g] ]] || bad BENCH_VARIANTS "must be variants from a b c d e f g"
+			[[ $seen != *" $w "* ]] || bad BENCH_VARIANTS "names $w twice"
+			seen+="$w "
+		done
+		[ "$seen" != " " ] || bad BENCH_VARIANTS "must name at least one variant"
+		[[ $seen == *" a "* ]] ||
+			echo "bench: BENCH_VARIANTS without a: no ratios, only the other figures" >&2
+	fi
 	res=$top/build/bench/$(date +%Y%m%d-%H%M%S)
 	mkdir -p "$res"
 	echo "bench: results in $res" >&2
@@ -121,17 +142,51 @@ if [ -z "${BENCH_RESULTS:-}" ]; then
 fi
 
 python3 - "$res" <<'PY'
-import csv, os, statistics, sys
+import csv, math, os, statistics, sys
 
 res = sys.argv[1]
 med = statistics.median
+
+def bad(msg):
+    print("bench: %s: %s" % (res, msg), file=sys.stderr)
+    sys.exit(2)
+
+# the columns of each file: numbers that must be finite and >= 0; those
+# that are divided by must be > 0
+COLS = {
+    "runs.tsv": ("variant", ("round", "wall_ns", "payload_bytes", "tx_packets",
+                 "tx_bytes", "tx_dropped", "captured", "filter_received",
+                 "kernel_dropped", "cpu_user", "cpu_sys", "cpu_softirq",
+                 "cpu_idle", "tcpdump_cpu", "hz"),
+                 ("round", "wall_ns", "payload_bytes", "hz")),
+    "complete.tsv": ("buffer", ("round", "wall_ns", "payload_bytes",
+                     "tx_packets", "tx_dropped", "captured", "kernel_dropped",
+                     "in_file", "seq_missing", "file_bytes"),
+                     ("wall_ns", "payload_bytes")),
+}
 
 def rows(name):
     p = os.path.join(res, name)
     if not os.path.exists(p):
         return []
-    with open(p) as f:
-        return list(csv.DictReader(f, delimiter="\t"))
+    key, nums, positive = COLS[name]
+    try:
+        with open(p, newline="") as f:
+            rs = list(csv.DictReader(f, delimiter="\t"))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        bad("%s: %s" % (name, e))
+    for i, r in enumerate(rs, 2):
+        if not r.get(key):
+            bad("%s line %d: no %s" % (name, i, key))
+        for k in nums:
+            try:
+                x = float(r.get(k))
+            except (TypeError, ValueError):
+                bad("%s line %d: %s is %r, not a number" % (name, i, k, r.get(k)))
+            if (not math.isfinite(x) or x < 0 or (k in positive and x <= 0)
+                    or (k == "round" and not r[k].isdigit())):
+                bad("%s line %d: %s is %s" % (name, i, k, r[k]))
+    return rs
 
 def info():
     d = {}
@@ -144,6 +199,8 @@ def info():
 
 runs = rows("runs.tsv")
 comp = rows("complete.tsv")
+if not runs:
+    bad("runs.tsv holds no runs")
 gi = info()
 clock = "real"
 if os.path.exists(os.path.join(res, "clock")):
@@ -197,10 +254,12 @@ if "a" in by:
           " (all connections, both directions; --no-verify: counted, not hashed), %d rounds,"
           " the order of the variants reversed every other round."
           % (F(r0, "payload_bytes") / 2**20, len(a)))
-    cb = gi.get("cost_buffer", "default")
-    print("   tcpdump in (c), (d), (e), (f): %s." % ("libpcap's default buffer (2 MiB)"
-          if cb == "default" else "-B %s (%d MiB), so that a run tcpdump keeps up"
-          " with captures every record" % (cb, int(cb) // 1024)))
+    cb = gi.get("cost_buffer", "?")
+    print("   tcpdump buffer in (c), (d), (e), (f): %s; a run in which tcpdump"
+          " keeps up captures every record, see 'lost records'."
+          % ("libpcap's default (2 MiB)" if cb == "default"
+             else "-B %s (%d MiB)" % (cb, int(cb) // 1024) if cb.isdigit()
+             else "not recorded (no guest-info)" if cb == "?" else cb))
     print("   ratio: throughput(v) / throughput(a) of the same round, median"
           " [min..max]; kernel CPU/byte: the guest's system + softirq time per"
           " byte moved, over (a)'s (the traffic tool's own user time"
@@ -280,7 +339,8 @@ if comp:
         matched = int(r["tx_packets"]) + int(r["tx_dropped"])
         lost = matched - int(r["in_file"])
         b = ("default (2 MiB)" if r["buffer"] == "default"
-             else "-B %s (%d MiB)" % (r["buffer"], int(r["buffer"]) // 1024))
+             else "-B %s (%d MiB)" % (r["buffer"], int(r["buffer"]) // 1024)
+             if r["buffer"].isdigit() else r["buffer"])
         print("%-20s %9d %9s %9d %7.2f%% %9s %11s %10s %8.1f" % (
             b, matched, r["in_file"], lost, 100.0 * lost / matched if matched else 0,
             r["seq_missing"], r["kernel_dropped"], r["tx_dropped"],

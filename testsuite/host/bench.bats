@@ -18,10 +18,13 @@ tab() { local IFS=$'\t'; echo "$*"; }
 	local v
 	for v in "BENCH_CONNS=010" "BENCH_ROUNDS=0" "BENCH_BYTES=12X" \
 		 "BENCH_COMPLETE_BYTES=1.5G" "BENCH_COST_BUFFER=big" \
-		 "BENCH_PERF=0" "BENCH_TIMEOUT=-1"; do
+		 "BENCH_PERF=0" "BENCH_TIMEOUT=-1" "BENCH_BYTES=8589934592G" \
+		 "BENCH_CONNS=99999999999999999999" "BENCH_MEM=banana" \
+		 "BENCH_BUFFERS=default foo" "BENCH_VARIANTS=a z" \
+		 "BENCH_VARIANTS=a b a"; do
 		run --separate-stderr env "$v" bash "$TOP/scripts/bench.sh"
 		[ "$status" -eq 2 ] || { echo "$v: exit $status"; false; }
-		[[ $stderr == "bench: ${v%%=*} must be"* ]] ||
+		[[ $stderr == "bench: $v "@(must|names)* ]] ||
 			{ echo "$v: $stderr"; false; }
 	done
 }
@@ -70,4 +73,14 @@ tab() { local IFS=$'\t'; echo "$*"; }
 	[[ $stderr == "bench: BENCH_RESULTS=empty: no runs.tsv of a bench run there" ]]
 	run --separate-stderr env BENCH_RESULTS=missing bash "$TOP/scripts/bench.sh"
 	[ "$status" -eq 2 ]
+	# a results directory with broken files: a message, not a traceback
+	mkdir broken
+	printf 'variant\tround\twall_ns\n' >broken/runs.tsv
+	run --separate-stderr env BENCH_RESULTS=broken bash "$TOP/scripts/bench.sh"
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"runs.tsv holds no runs" ]]
+	printf 'a\t1\tfast\n' >>broken/runs.tsv
+	run --separate-stderr env BENCH_RESULTS=broken bash "$TOP/scripts/bench.sh"
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"runs.tsv line 2: wall_ns is 'fast', not a number" ]]
 }
