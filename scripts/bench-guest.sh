@@ -11,7 +11,7 @@
 # every other round so that drift spreads over all of them:
 #   a  no smc-dummy link (the static key off)
 #   b  a link, no tap (the hooks run, nothing is built)
-#   c  a link, tcpdump -w to tmpfs (default buffer; one file: tcpdump's
+#   c  a link, tcpdump -B COST_BUFFER -w to tmpfs (one file: tcpdump's
 #      -C rotation would add an lseek() per record to what is measured)
 #   d  as c, the link with capture cdc
 #   e  as c, the link with snaplen 64
