@@ -32,7 +32,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: smc dump read [ -d ] [ -x ] [ cdc-endian { little | big } ] FILE\n"
-		"       smc dump follow [ cdc-endian { little | big } ] FILE DIR\n"
+		"       smc dump follow [ cdc-endian { little | big } ] [ max-gap BYTES ]\n"
+		"                       FILE DIR\n"
 		"       smc dump stats [ cdc-endian { little | big } ] FILE\n"
 		"       smc dump { start | stop | show } ...\n"
 		"FILE := { PATH | - }   pcap or pcapng; - is standard input\n"
@@ -194,6 +195,7 @@ struct opts {
 	bool json;
 	bool pretty;
 	bool cdc_big_endian;
+	uint64_t max_gap;
 };
 
 static int run(const struct opts *o)
@@ -238,7 +240,7 @@ static int run(const struct opts *o)
 	c->cdc_big_endian = o->cdc_big_endian;
 	c->ns_digits = digits;
 	if (o->cmd != DUMP_CMD_READ) {
-		c->track = dump_track_new(o->dir);
+		c->track = dump_track_new(o->dir, o->max_gap);
 		if (!c->track) {
 			fprintf(stderr, "smc dump: %s: %s\n",
 				o->dir ? o->dir : "tracker", strerror(errno));
@@ -320,6 +322,19 @@ static int parse(int argc, char **argv, struct opts *o)
 			else
 				return invarg("expected little or big",
 					      argv[i]);
+		} else if (!strcmp(a, "max-gap") || !strcmp(a, "--max-gap")) {
+			char *end;
+
+			if (++i == argc) {
+				fprintf(stderr, "smc dump: %s needs a number of bytes\n",
+					a);
+				return DUMP_EXIT_USAGE;
+			}
+			errno = 0;
+			o->max_gap = strtoull(argv[i], &end, 0);
+			if (errno || end == argv[i] || *end || argv[i][0] == '-')
+				return invarg("expected a number of bytes",
+					      argv[i]);
 		} else if (!strncmp(a, "--cdc-endian=", 13)) {
 			if (abbrev(a + 13, "little"))
 				o->cdc_big_endian = false;
@@ -396,6 +411,7 @@ int do_dump(int argc, char **argv)
 		usage(stderr);
 		return DUMP_EXIT_USAGE;
 	}
+	o.max_gap = DUMP_MAX_GAP;
 	o.details = show_details;
 	o.hex = show_hex;
 	o.json = json;

@@ -270,7 +270,7 @@ struct dump_link {
 
 struct dump_ctx;
 
-struct dump_track *dump_track_new(const char *dir);
+struct dump_track *dump_track_new(const char *dir, uint64_t max_gap);
 void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 		       const struct dump_rec *r, const struct dump_cdc *cdc);
 int dump_track_report(struct dump_track *t, const struct dump_ctx *c);
@@ -299,6 +299,12 @@ enum dump_counter {
 };
 
 #define DUMP_MAX_LINKS	64
+
+/* follow: default of max-gap, the distance from the bytes of a stream
+ * written so far beyond which a record is not written (a sparse file of
+ * terabytes is no help)
+ */
+#define DUMP_MAX_GAP	(1ull << 30)
 
 /**
  * struct dump_ctx - state of one smc dump read, follow or stats run
