@@ -1084,12 +1084,11 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 	close_json_object();
 }
 
-static void fmt_link(const struct dump_ctx *c, const struct dump_link *l,
-		     char *buf, size_t len)
+static void fmt_link(const struct dump_link *l, char *buf, size_t len)
 {
 	size_t i, n = 0;
 
-	if (c->dlt == DLT_LINUX_SLL2 && l->key_len == 4) {
+	if (l->ifindex && l->key_len == 4) {
 		snprintf(buf, len, "ifindex %u", get_be32(l->key));
 		return;
 	}
@@ -1160,7 +1159,7 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
 		gaps += l->gaps;
 		lost += l->lost;
 		open_json_object(NULL);
-		fmt_link(c, l, buf, sizeof(buf));
+		fmt_link(l, buf, sizeof(buf));
 		print_string(PRINT_ANY, "link", "link %s", buf);
 		print_u64(PRINT_ANY, "records", " records %" PRIu64,
 			  l->records);
@@ -1210,13 +1209,13 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
 		  tot.cdc_seq_gaps);
 	if (t->dir)
 		print_u64(PRINT_ANY, "files", " files %" PRIu64, tot.files);
-	if (t->nomem)
+	if (t->nomem || c->nomem)
 		print_bool(PRINT_ANY, "out_of_memory", " out-of-memory %s",
 			   true);
 	close_json_object();
 	print_nl();
 	close_json_object();
-	return tot.werrs || t->nomem ? 3 : 0;
+	return tot.werrs || t->nomem || c->nomem ? 3 : 0;
 }
 
 /**

@@ -130,7 +130,7 @@ static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
 		dump_track_report(c->track, c);
 	delete_json_obj();
 	dump_track_free(c->track);
-	free(c);
+	dump_ctx_free(c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -75,7 +75,7 @@ def tcp(payload, seq, flags=0x18, sport=40000, dport=5201):
 def record(token, offset, data, seq=1, rx=False, mode=1, typ=1, flags=0):
     # design section 4: hdr_ver 3, 32-byte header
     f = flags | (1 if rx else 0)
-    return struct.pack("!IBBBBHBBIIIQ", 0x534d4344, 3, 2, mode, typ,
+    return struct.pack("!IBBBBHBBIIIQ", 0xCFD3E7A5, 3, 2, mode, typ,
                        32 + len(data), 32, f, seq, token, len(data),
                        offset) + data
 
@@ -207,4 +207,128 @@ for i in range(200000):
 	[ "$SECONDS" -le 5 ]
 	jq -e '.[0].connections[0].tx | .holes == 199999 and
 		.end == 399999 and .hole_bytes == 199999' "$T/revbig.json"
+}
+
+# ------------------------------------------------------ 3. live pipe
+
+@test "read -: a record on a pipe held open is printed within a second" {
+	"$GEN" "$T/one.pcap" <<<"data token=0x77 seq=1 len=5"
+	"$GEN" -g "$T/one.pcapng" <<<"data token=0x77 seq=1 len=5"
+	for f in one.pcap one.pcapng; do
+		rm -f "$T/fifo" "$T/live.out"
+		mkfifo "$T/fifo"
+		# the writer sends the capture and keeps the pipe open 5 s
+		( cat "$T/$f"; sleep 5 ) >"$T/fifo" &
+		local w=$!
+		"$SMC" dump read - <"$T/fifo" >"$T/live.out" &
+		local r=$!
+		sleep 1
+		local out
+		out="$(cat "$T/live.out")"
+		kill "$w" "$r" 2>/dev/null || true
+		wait "$r" 2>/dev/null || :
+		echo "$f: $out"
+		[[ "$out" == "1 "*"token 0x00000077 data offset 0 len 5" ]]
+	done
+}
+
+# ------------------------------------------------------ 5. mixed pcapng
+
+@test "pcapng with an Ethernet and a Linux cooked v2 interface: both read" {
+	mkcap "$T/mixed.pcapng" <<'PY'
+r1 = eth(ip4(17, udp(record(0x11, 0, b"abc"))))
+r2 = sll2(ip4(17, udp(record(0x22, 0, b"defg"))))
+r3 = eth(ip4(17, udp(record(0x11, 3, b"hi", seq=2))))
+OUT = pcapng([1, 276], [(0, r1), (1, r2), (0, r3)])
+PY
+	run -0 "$SMC" dump read "$T/mixed.pcapng"
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" == *"token 0x00000011 data offset 0 len 3" ]]
+	[[ "${lines[1]}" == *"token 0x00000022 data offset 0 len 4" ]]
+	[[ "${lines[2]}" == *"token 0x00000011 data offset 3 len 2" ]]
+	run -0 "$SMC" -j dump stats "$T/mixed.pcapng"
+	echo "$output" | jq -e '.[0].total | .data == 3 and .malformed == 0'
+	echo "$output" | jq -e '[.[0].links[].link] | sort ==
+		["02:00:00:00:00:01", "ifindex 5"]'
+}
+
+# ------------------------------------------------------ 7. silent limits
+
+@test "stats: 100 smc-dummy links, each with its own sequence" {
+	python3 -c '
+for i in range(100):
+    m = "02:00:00:00:01:%02x" % i
+    print("data token=0x1 seq=%d offset=%d len=1 smac=%s dmac=%s" % (10, i, m, m))
+    print("data token=0x1 seq=%d offset=%d len=1 smac=%s dmac=%s" % (12, 100 + i, m, m))
+' | "$GEN" "$T/links.pcap"
+	run -0 "$SMC" -j dump stats "$T/links.pcap"
+	# each link: seq 10, then 12: one gap, one record lost
+	echo "$output" | jq -e '(.[0].links | length) == 100 and
+		.[0].total.seq_gaps == 100 and .[0].total.lost == 100'
+}
+
+# ------------------------------------------------------ 4. cooked, proto 3
+
+@test "Linux cooked v1 and v2 with protocol 3: the Ethernet frame inside" {
+	mkcap "$T/sll3.pcap" <<'PY'
+OUT = pcap([sll(eth(ip4(17, udp(record(0x31, 0, b"abcde")))), proto=3)], 113)
+PY
+	mkcap "$T/sll23.pcap" <<'PY'
+OUT = pcap([sll2(eth(ip4(17, udp(record(0x32, 7, b"xy")))), proto=3)], 276)
+PY
+	run -0 "$SMC" dump read "$T/sll3.pcap"
+	[[ "$output" == "1 "*"token 0x00000031 data offset 0 len 5" ]]
+	run -0 "$SMC" dump read "$T/sll23.pcap"
+	[[ "$output" == "1 "*"token 0x00000032 data offset 7 len 2" ]]
+	run -0 "$SMC" -j dump stats "$T/sll23.pcap"
+	echo "$output" | jq -e '.[0].total | .data == 1 and .skipped == 0'
+}
+
+# ------------------------------------------------------ 6. CLC lengths
+
+# clc.py helpers (appended to mkcap input): CLC messages as Linux 6.12
+# net/smc/smc_clc.h lays them out
+clc_py() {
+	cat <<'PY'
+EYE_D = bytes.fromhex("e2d4c3c4")
+def clc(typ, body, version=2, typev1=1, typev2=0):
+    n = 8 + len(body) + 4
+    return (EYE_D + struct.pack("!BHB", typ, n,
+            version << 4 | typev2 << 2 | typev1) + body + EYE_D)
+def smcd_acc_v2(extra=b"", fce=b""):
+    # gid, token, dmbe idx/size, reserved, link id, chid, eid, gid_ext
+    return (struct.pack("!QQBB2sI", 0x1111, 0x2222, 1, 0x10, b"", 7) +
+            struct.pack("!H", 0x00ab) + b"EID".ljust(32, b" ") +
+            struct.pack("!Q", 0) + fce + extra)
+def fce_v2x(host=b"host1"):
+    # v2_direct/reserved, os_type<<4|release, reserved, hostname,
+    # max_conns, max_links, feature_mask, vendor options, reserved
+    return (struct.pack("!BBH", 0, 2 << 4 | 1, 0) + host.ljust(32, b"\0") +
+            struct.pack("!BBHI", 0, 0, 1, 0) + bytes(8))
+def clc_frames(msgs, seq=1000):
+    out = []
+    for m in msgs:
+        out.append(eth(ip4(6, tcp(m, seq)), smac=b"\x02\0\0\0\0\x0a",
+                       dmac=b"\x02\0\0\0\0\x0b"))
+        seq += len(m)
+    return out
+PY
+}
+
+@test "CLC: SMC-D v2 Accept and Confirm longer than their fields decode" {
+	{ clc_py; cat <<'PY'
+a94 = clc(2, smcd_acc_v2(extra=bytes(16)))
+c138 = clc(3, smcd_acc_v2(fce=fce_v2x(), extra=bytes(8)), typev2=2)
+assert len(a94) == 94 and len(c138) == 138
+OUT = pcap(clc_frames([a94, c138]), 1)
+PY
+	} | mkcap "$T/clclong.pcap"
+	run -0 "$SMC" dump read "$T/clclong.pcap"
+	echo "$output"
+	[[ "${lines[0]}" == *"CLC accept v2 len 94 "*"extra 16"* ]]
+	[[ "${lines[1]}" == *"CLC confirm v2 len 138 "*"extra 8"* ]]
+	[[ "$output" != *malformed* ]]
+	run -0 "$SMC" -j dump read "$T/clclong.pcap"
+	echo "$output" | jq -e '.[1].clc | .fce.hostname == "host1" and
+		.extra_bytes == 8'
 }
