@@ -117,6 +117,13 @@ static void print_head(struct dump_ctx *c, long long sec, uint32_t nsec)
 	}
 	print_u64(PRINT_JSON, "ts_sec", NULL, (uint64_t)sec);
 	print_uint(PRINT_JSON, "ts_nsec", NULL, nsec);
+	/* a fraction of a second or more, or an all-ones seconds field:
+	 * a broken capture header, not a time
+	 */
+	if (nsec >= 1000000000u || sec == 0xffffffffll || sec < 0) {
+		print_bool(PRINT_JSON, "bogus_time", NULL, true);
+		print_string(PRINT_FP, NULL, "%s", "bogus-time ");
+	}
 }
 
 static void print_addrs(const struct dump_pkt *pkt)
@@ -301,16 +308,25 @@ static void print_mode(uint8_t mode)
 {
 	const char *m = mode_name(mode);
 
-	if (m)
-		print_string(PRINT_JSON, "mode", NULL, m);
-	else
-		print_uint(PRINT_JSON, "mode", NULL, mode);
+	char buf[16];
+
+	if (!m) {
+		snprintf(buf, sizeof(buf), "mode-%u", mode);
+		m = buf;
+	}
+	print_string(PRINT_JSON, "mode", NULL, m);
 	if (mode == SMC_DUMP_MODE_SMCR)
 		print_string(PRINT_FP, NULL, "%s ", "SMC-R");
 	else if (mode == SMC_DUMP_MODE_SMCD)
 		print_string(PRINT_FP, NULL, "%s ", "SMC-D");
 	else
 		print_uint(PRINT_FP, NULL, "mode-%u ", mode);
+}
+
+static const char *type_unknown(uint8_t type, char *buf, size_t len)
+{
+	snprintf(buf, len, "type-%u", type);
+	return buf;
 }
 
 static void print_error(const char *err)
@@ -337,7 +353,8 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 		else if (r->type == SMC_DUMP_TYPE_CDC)
 			print_string(PRINT_ANY, "rec_type", " type %s", "cdc");
 		else
-			print_uint(PRINT_ANY, "rec_type", " type %u", r->type);
+			print_string(PRINT_ANY, "rec_type", " type %s",
+				     type_unknown(r->type, buf, sizeof(buf)));
 		print_uint(PRINT_ANY, "len", " len %u", r->len);
 		print_uint(PRINT_ANY, "raw_len", " raw %u", r->payload_wire_len);
 		if (r->cap_trunc)
@@ -362,7 +379,8 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 	else if (r->type == SMC_DUMP_TYPE_CDC)
 		print_string(PRINT_JSON, "type", NULL, "cdc"); /* print_cdc */
 	else
-		print_uint(PRINT_ANY, "type", " type %u", r->type);
+		print_string(PRINT_ANY, "type", " %s",
+			     type_unknown(r->type, buf, sizeof(buf)));
 	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "seq", " seq %u",
 		   r->seq);
 	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "hdr_ver",

@@ -332,3 +332,65 @@ PY
 	echo "$output" | jq -e '.[1].clc | .fce.hostname == "host1" and
 		.extra_bytes == 8'
 }
+
+@test "CLC: a Proposal with 9 UEIDs carries a note that Linux rejects it" {
+	{ clc_py; cat <<'PY'
+# v2 proposal, v1 path none (no prefix area), v2 path SMC-D
+base = struct.pack("!8s16s6sH", b"sysid", bytes(16), bytes(6), 0)
+smcd = struct.pack("!QHH", 0x5, 0x7, 28) + bytes(28)   # gid, chid, v2_ext_offset
+v2 = (struct.pack("!BBBBH", 9, 0, 0, 0x10, 0) + struct.pack("!H", 8 + 9 * 32 - 8)
+      + bytes(16) + bytes(16))
+v2 = struct.pack("!BBBBHH16sBBH12s", 9, 0, 0, 0x10, 0, 32 + 9 * 32,
+                 bytes(16), 0, 0, 0, bytes(12))
+ueids = b"".join(("U%d" % i).encode().ljust(32, b" ") for i in range(9))
+sv2 = b"SEID".ljust(32, b" ") + bytes(16)
+p = clc(1, base + smcd + v2 + ueids + sv2, typev1=2, typev2=1)
+OUT = pcap(clc_frames([p]), 1)
+PY
+	} | mkcap "$T/prop9.pcap"
+	run -0 "$SMC" -j dump read "$T/prop9.pcap"
+	echo "$output"
+	echo "$output" | jq -e '.[0].clc | (.v2.ueids | length) == 9 and
+		(.note | test("9 UEIDs"))'
+}
+
+# ------------------------------------------------------ 7. silent limits
+
+@test "follow: a record at offset 2^40 is not written, max-gap 0 allows it" {
+	"$GEN" "$T/far.pcap" <<-EOF
+	data token=0x8 seq=1 offset=0 len=100
+	data token=0x8 seq=2 offset=1099511627776 len=10
+	EOF
+	rm -rf "$T/o"
+	run -0 --separate-stderr "$SMC" -j dump follow "$T/far.pcap" "$T/o"
+	[[ "$stderr" == *"record at offset 1099511627776 is more than max-gap"* ]]
+	echo "$output" | jq -e '.[0].connections[0].tx.beyond_max_gap == 1'
+	expect_stream "$T/o/smcr-00000008-tx.bin" 100
+	rm -rf "$T/o"
+	run -0 "$SMC" dump follow max-gap 200 "$T/far.pcap" "$T/o"
+	expect_stream "$T/o/smcr-00000008-tx.bin" 100
+	rm -rf "$T/o"
+	"$GEN" "$T/near.pcap" <<-EOF
+	data token=0x8 seq=1 offset=0 len=100
+	data token=0x8 seq=2 offset=300 len=10
+	EOF
+	run -0 "$SMC" dump follow max-gap 0 "$T/near.pcap" "$T/o"
+	[ "$(stat -c %s "$T/o/smcr-00000008-tx.bin")" -eq 310 ]
+	run -2 "$SMC" dump follow max-gap -1 "$T/near.pcap" "$T/o"
+}
+
+@test "JSON: unknown record type and mode as strings; bogus timestamps flagged" {
+	mkcap "$T/unk.pcap" <<'PY'
+f1 = eth(ip4(17, udp(record(0x9, 0, b"ab", mode=7))))
+f2 = eth(ip4(17, udp(record(0x9, 0, b"ab", typ=9))))
+hdr = struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 262144, 1)
+OUT = (hdr + struct.pack("<IIII", 0xffffffff, 0, len(f1), len(f1)) + f1 +
+       struct.pack("<IIII", 1700000000, 2000000, len(f2), len(f2)) + f2)
+PY
+	run -1 "$SMC" -j dump read "$T/unk.pcap"
+	echo "$output"
+	echo "$output" | jq -e '.[0].mode == "mode-7" and .[1].type == "type-9"'
+	echo "$output" | jq -e '.[0].bogus_time == true and .[1].bogus_time == true'
+	run -1 "$SMC" dump read "$T/unk.pcap"
+	[[ "${lines[0]}" == *"bogus-time"* && "${lines[1]}" == *"bogus-time"* ]]
+}
