@@ -353,8 +353,7 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 		else if (r->type == SMC_DUMP_TYPE_CDC)
 			print_string(PRINT_ANY, "rec_type", " type %s", "cdc");
 		else
-			print_string(PRINT_ANY, "rec_type", " type %s",
-				     type_unknown(r->type, buf, sizeof(buf)));
+			print_uint(PRINT_ANY, "rec_type", " type %u", r->type);
 		print_uint(PRINT_ANY, "len", " len %u", r->len);
 		print_uint(PRINT_ANY, "raw_len", " raw %u", r->payload_wire_len);
 		if (r->cap_trunc)
