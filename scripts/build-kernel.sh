@@ -38,6 +38,21 @@ if [ -f "$out/bzImage" ]; then
 	exit 0
 fi
 
+# apply_patch TREE PATCH: exactly, or not at all. A newer point release
+# whose context moved is refused (no fuzz), naming the patch, the file and
+# the hunk, before anything is changed.
+apply_patch() {
+	local tree=$1 p=$2 out
+	echo "build-kernel: applying $(basename "$p")" >&2
+	if ! out=$(patch -d "$tree" -p1 --forward --fuzz=0 --dry-run <"$p" 2>&1); then
+		echo "build-kernel: $(basename "$p") does not apply to $src_id without fuzz:" >&2
+		echo "$out" | awk '/^(checking|patching) file / { f = $3 } /FAILED|fuzz|malformed|Reversed|missing/ { print "build-kernel:   " f ": " $0 }' >&2
+		echo "build-kernel: rebase kernel/patches onto this kernel (kernel/README.md)" >&2
+		exit 1
+	fi
+	patch -d "$tree" -p1 --forward --fuzz=0 --quiet <"$p" >&2
+}
+
 mkdir -p "$build"
 # One source tree, re-laid when the source or the patches change; object
 # trees per flavour (O=), at fixed paths so that ccache hits across rebuilds.
@@ -53,8 +68,7 @@ if [ "$(cat "$tree/.smc-dump-tree" 2>/dev/null)" != "$tree_id" ]; then
 		tar -C "$tree.new" --strip-components=1 -xJf "$tarball"
 	fi
 	for p in $patches; do
-		echo "build-kernel: applying $(basename "$p")" >&2
-		patch -d "$tree.new" -p1 --quiet --forward <"$p" >&2
+		apply_patch "$tree.new" "$p"
 	done
 	echo "$tree_id" >"$tree.new/.smc-dump-tree"
 	mv "$tree.new" "$tree"

@@ -1,20 +1,38 @@
 #!/bin/bash
 # Install everything smc-dump needs from Debian packages.
 #
-# Adds the bookworm-backports suite (for linux-source-6.12) and deb-src
-# entries (for iproute2's source package) when they are absent, using the
-# mirror the machine's apt sources already name: no host is written here.
+# Adds a deb-src entry (for iproute2's source package) when it is absent,
+# using the mirror the machine's apt sources already name: no host is
+# written here. linux-source-6.12 comes from the suites the machine already
+# has (bookworm-security, or bookworm once a point release takes it): apt's
+# default candidate, which must be at least the release the kernel series
+# was rebased on (KSRC_MIN), since older ones do not take it without fuzz.
 set -euo pipefail
+
+KSRC=linux-source-6.12
+KSRC_MIN=6.12.117-1~deb12u1
 
 PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
       ccache qemu-system-x86 bats tcpdump libpcap-dev libmnl-dev pkg-config
       iproute2 xz-utils dpkg-dev python3 tshark libcap-dev jq
       clang llvm util-linux iputils-ping"
 
+# the installed linux-source-6.12, empty when there is none
+ksrc_version() {
+	dpkg-query -W -f='${db:Status-Abbrev} ${Version}\n' "$KSRC" 2>/dev/null |
+		awk '$1 == "ii" { print $2 }'
+}
+
+ksrc_ok() {
+	local v
+	v=$(ksrc_version)
+	[ -n "$v" ] && dpkg --compare-versions "$v" ge "$KSRC_MIN"
+}
+
 stamp=/var/lib/smc-dump-deps.stamp
-want="$(echo $PKGS) linux-source-6.12"
+want="$(echo $PKGS) $KSRC>=$KSRC_MIN"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
-   dpkg -s $PKGS linux-source-6.12 >/dev/null 2>&1; then
+   dpkg -s $PKGS >/dev/null 2>&1 && ksrc_ok; then
 	exit 0
 fi
 
@@ -64,14 +82,6 @@ has_suite() {	# $1 type (deb|deb-src), $2 suite
 
 list=/etc/apt/sources.list.d/smc-dump.sources
 entries=""
-has_suite deb bookworm-backports ||
-	entries+="Types: deb
-URIs: $uri
-Suites: bookworm-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-"
 has_suite deb-src bookworm ||
 	entries+="Types: deb-src
 URIs: $uri
@@ -89,5 +99,17 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends $PKGS
-apt-get install -y -q --no-install-recommends linux-source-6.12/bookworm-backports
+# apt's default candidate: an entry for bookworm-backports that an older
+# version of this script added stays, but its lower priority keeps it out
+cand=$(apt-cache policy "$KSRC" | awk '$1 == "Candidate:" { print $2 }')
+if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
+	echo "deps: no $KSRC in the apt sources: add bookworm-security (Debian's security suite) and run again" >&2
+	exit 1
+fi
+if ! dpkg --compare-versions "$cand" ge "$KSRC_MIN"; then
+	echo "deps: $KSRC $cand is older than $KSRC_MIN, which the kernel series is made for: add bookworm-security and run again" >&2
+	exit 1
+fi
+apt-get install -y -q --no-install-recommends "$KSRC=$cand"
+ksrc_ok || { echo "deps: $KSRC $(ksrc_version) installed, $KSRC_MIN needed" >&2; exit 1; }
 echo "$want" >"$stamp"

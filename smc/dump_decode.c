@@ -399,6 +399,8 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 	print_bool(PRINT_JSON, "truncated", NULL, r->flags & SMC_DUMP_F_TRUNC);
 	if (r->flags & SMC_DUMP_F_TRUNC)
 		print_string(PRINT_FP, NULL, "%s", " truncated");
+	if (r->flags & SMC_DUMP_F_FAILED)
+		print_string(PRINT_FP, NULL, "%s", " failed");
 	print_uint(r->cap_trunc ? PRINT_ANY : PRINT_JSON, "cap_len",
 		   " captured %u", r->payload_len);
 	if (cdc)

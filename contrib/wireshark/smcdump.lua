@@ -22,7 +22,7 @@ local HDR_LEN = 32		-- struct smc_dump_hdr
 local LEGACY_PREFIX = 10	-- magic, versions, mode, type, len
 local MODE_SMCR, MODE_SMCD = 1, 2
 local TYPE_RAW, TYPE_CDC = 1, 2
-local F_RX, F_TRUNC = 0x01, 0x02
+local F_RX, F_TRUNC, F_FAILED = 0x01, 0x02, 0x04
 local CDC_TYPE = 0xFE
 local CDC_R_LEN, CDC_D_LEN = 44, 32
 
@@ -65,8 +65,10 @@ local f = {
 				   { "received", "sent" }, F_RX),
 	flags_trunc = ProtoField.bool("smcdump.flags.truncated",
 				      "Truncated by snaplen", 8, nil, F_TRUNC),
+	flags_failed = ProtoField.bool("smcdump.flags.failed",
+				       "Send failed", 8, nil, F_FAILED),
 	flags_res = ProtoField.uint8("smcdump.flags.reserved", "Reserved",
-				     base.HEX, nil, 0xFC),
+				     base.HEX, nil, 0xF8),
 	dir = ProtoField.string("smcdump.dir", "Direction"),
 	seq = ProtoField.uint32("smcdump.seq", "Link sequence number", base.DEC),
 	token = ProtoField.uint32("smcdump.token", "Connection token", base.HEX),
@@ -448,6 +450,7 @@ local function dissect(tvb, pinfo, tree)
 	local ft = top:add(f.flags, tvb(11, 1))
 	ft:add(f.flags_rx, tvb(11, 1))
 	ft:add(f.flags_trunc, tvb(11, 1))
+	ft:add(f.flags_failed, tvb(11, 1))
 	ft:add(f.flags_res, tvb(11, 1))
 	top:add(f.dir, tvb(11, 1), dir):set_generated()
 	top:add(f.seq, tvb(12, 4))

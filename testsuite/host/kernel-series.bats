@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The kernel patch series (kernel/patches) as a reviewer sees it: it applies
-# to Debian's linux-source-6.12, passes checkpatch --strict, every patch is
-# signed off, and the uapi header it adds is the one the tools build with.
+# to Debian's linux-source-6.12 without fuzz, passes checkpatch --strict,
+# every patch is signed off, and the uapi header it adds is the one the
+# tools build with.
 
 TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 TARBALL=/usr/src/linux-source-6.12.tar.xz
@@ -29,9 +30,9 @@ setup() {
 	[ -n "$PATCHES" ]
 	cp -a "$KTREE" "$BATS_TEST_TMPDIR/t"
 	for p in $PATCHES; do
-		run patch -d "$BATS_TEST_TMPDIR/t" -p1 --forward --dry-run -s -i "$p"
+		run patch -d "$BATS_TEST_TMPDIR/t" -p1 --forward --fuzz=0 --dry-run -s -i "$p"
 		[ "$status" -eq 0 ] || { echo "$output"; false; }
-		patch -d "$BATS_TEST_TMPDIR/t" -p1 --forward -s -i "$p"
+		patch -d "$BATS_TEST_TMPDIR/t" -p1 --forward --fuzz=0 -s -i "$p"
 	done
 	[ -f "$BATS_TEST_TMPDIR/t/net/smc/smc_dump.c" ]
 }
@@ -67,7 +68,7 @@ setup() {
 @test "uapi: include/uapi/linux/smc_dump.h is the header the series adds" {
 	cp -a "$KTREE" "$BATS_TEST_TMPDIR/t"
 	for p in $PATCHES; do
-		patch -d "$BATS_TEST_TMPDIR/t" -p1 --forward -s -i "$p"
+		patch -d "$BATS_TEST_TMPDIR/t" -p1 --forward --fuzz=0 -s -i "$p"
 	done
 	diff -u "$BATS_TEST_TMPDIR/t/include/uapi/linux/smc_dump.h" "$TOP/include/uapi/linux/smc_dump.h"
 }

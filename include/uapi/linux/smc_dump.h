@@ -68,6 +68,9 @@ enum smc_dummy_capture {
 /* smc_dump_hdr.flags */
 #define SMC_DUMP_F_RX		0x01	/* received; clear: sent */
 #define SMC_DUMP_F_TRUNC	0x02	/* payload truncated by snaplen */
+#define SMC_DUMP_F_FAILED	0x04	/* CDC sent: the send failed, the peer
+					 * never got this message
+					 */
 
 /**
  * struct smc_dump_hdr - header of an SMC dump record (UDP payload)
@@ -86,6 +89,11 @@ enum smc_dummy_capture {
  * @orig_len: payload length before truncation, bytes
  * @offset: data: offset of the first payload byte in this direction's
  *	byte stream since the connection began; CDC: 0
+ *
+ * A CDC message sent is numbered before it leaves, so its record has a
+ * lower @seq than the record of its arrival when both ends dump to one
+ * link; when the send fails, the record is still delivered, with
+ * SMC_DUMP_F_FAILED set.
  *
  * All multi-byte fields are big-endian. A CDC payload is the CDC message
  * as the stack handles it: the 44-byte SMC-R wire format (RFC 7609,
