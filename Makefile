@@ -28,6 +28,11 @@ kernel-bench: deps
 iproute2: deps
 	@bash scripts/build-iproute2.sh >/dev/null
 
+# Debian's unmodified 6.12 kernel and an initramfs for run-vm --stock
+# (scripts/stock-kernel.sh; cached under build/stock/KVER)
+stock-kernel: deps
+	@bash scripts/stock-kernel.sh >/dev/null
+
 # Both tiers, one tally (scripts/check.sh); check-host and check-vm run one.
 check: tools kernel iproute2
 	bash scripts/check.sh
@@ -63,4 +68,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: check-stress all deps tools kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
+.PHONY: check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
