@@ -33,8 +33,9 @@ iproute2: deps
 stock-kernel: deps
 	@bash scripts/stock-kernel.sh >/dev/null
 
-# Both tiers, one tally (scripts/check.sh); check-host and check-vm run one.
-check: tools kernel iproute2
+# Every tier, one tally (scripts/check.sh); check-host, check-vm and
+# check-stock run one.
+check: tools kernel iproute2 stock-kernel
 	bash scripts/check.sh
 
 check-host: tools iproute2
@@ -42,6 +43,10 @@ check-host: tools iproute2
 
 check-vm: tools kernel iproute2
 	bash testsuite/vm/run-suite testsuite/vm
+
+# The smc command against Debian's unmodified kernel (testsuite/stock)
+check-stock: tools stock-kernel
+	bash testsuite/stock/run-suite testsuite/stock
 
 # Only the stress and netlink fuzz tests of the VM tier (testsuite/vm/stress.bats)
 check-stress: tools kernel iproute2
@@ -68,4 +73,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
+.PHONY: check-stock check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
