@@ -60,6 +60,11 @@ demo: tools kernel iproute2
 bench: tools iproute2
 	bash scripts/bench.sh
 
+# Debian packages smc-dump and smc-dump-dkms in build/deb/, lintian-checked
+# (scripts/make-deb.sh, debian/)
+deb: deps
+	bash scripts/make-deb.sh
+
 install: tools
 	$(MAKE) -C smc install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 	$(MAKE) -C ip install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
@@ -73,4 +78,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: check-stock check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
+.PHONY: deb check-stock check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean

@@ -29,9 +29,10 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-# 6.12.117: the point release of linux-source-6.12 that kernel/patches is
-# rebased onto; the stock bed and the DKMS package serve the same one.
-kver=${SMC_DUMP_STOCK_KVER:-6.12.117+deb12-amd64}
+# the point release kernel/patches is based on; the DKMS package serves
+# the same one
+. "$top/scripts/stock-release.conf"
+kver=${SMC_DUMP_STOCK_KVER:-$STOCK_ABI-amd64}
 dir=$top/build/stock/$kver
 # the modules the initramfs loads, and their dependencies
 initrd_mods="9p 9pnet_virtio overlay"
