@@ -53,7 +53,8 @@ teardown() {
 	echo "$output"
 	[ "$status" -ne 0 ]
 	! grep -q ' smc_dummy_newlink$' /proc/kallsyms
-	! grep -q ' smc_lo_register_dev' /proc/kallsyms
+	grep -qw smc_cdc_get_free_slot /proc/kallsyms
+	! grep -qw smc_lo_move_data /proc/kallsyms
 	grep -q '^CONFIG_SMC=m$' "$STOCK_DIR/root/boot/config-$SMC_DUMP_STOCK_KVER"
 	grep -qx '# CONFIG_SMC_LO is not set' "$STOCK_DIR/root/boot/config-$SMC_DUMP_STOCK_KVER"
 }
