@@ -170,3 +170,15 @@ teardown() {
 	run -0 dmesg
 	! grep -E 'WARNING:|BUG:|Oops|general protection' <<<"$output"
 }
+
+@test "stock: smc dump start on a kernel without smc-dummy says what to install" {
+	run "$SMC" dump start mode smcd write "$BATS_TEST_TMPDIR/x.pcap" background
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == "Error: the running kernel has no link kind smc-dummy"* ]]
+	[[ "$output" == *"apt install smc-dump-dkms linux-headers-\$(uname -r)"* ]]
+	[[ "$output" == *"rmmod smc_diag smc"* ]]
+	# nothing left behind: no link, no tcpdump
+	! ip -o link show type smc-dummy 2>/dev/null | grep -q .
+	! pgrep -x tcpdump
+}
