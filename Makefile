@@ -28,8 +28,14 @@ kernel-bench: deps
 iproute2: deps
 	@bash scripts/build-iproute2.sh >/dev/null
 
-# Both tiers, one tally (scripts/check.sh); check-host and check-vm run one.
-check: tools kernel iproute2
+# Debian's unmodified 6.12 kernel and an initramfs for run-vm --stock
+# (scripts/stock-kernel.sh; cached under build/stock/KVER)
+stock-kernel: deps
+	@bash scripts/stock-kernel.sh >/dev/null
+
+# Every tier, one tally (scripts/check.sh); check-host, check-vm and
+# check-stock run one.
+check: tools kernel iproute2 stock-kernel
 	bash scripts/check.sh
 
 check-host: tools iproute2
@@ -37,6 +43,10 @@ check-host: tools iproute2
 
 check-vm: tools kernel iproute2
 	bash testsuite/vm/run-suite testsuite/vm
+
+# The smc command against Debian's unmodified kernel (testsuite/stock)
+check-stock: tools stock-kernel
+	bash testsuite/stock/run-suite testsuite/stock
 
 # Only the stress and netlink fuzz tests of the VM tier (testsuite/vm/stress.bats)
 check-stress: tools kernel iproute2
@@ -49,6 +59,11 @@ demo: tools kernel iproute2
 # (scripts/bench.sh; builds the non-debug bench kernel on demand).
 bench: tools iproute2
 	bash scripts/bench.sh
+
+# Debian packages smc-dump and smc-dump-dkms in build/deb/, lintian-checked
+# (scripts/make-deb.sh, debian/)
+deb: deps
+	bash scripts/make-deb.sh
 
 install: tools
 	$(MAKE) -C smc install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
@@ -63,4 +78,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: check-stress all deps tools kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
+.PHONY: deb check-stock check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean

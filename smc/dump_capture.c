@@ -923,7 +923,7 @@ static void link_error(struct capture *c, int err)
 		if (s >= 0)
 			close(s);
 		fprintf(stderr,
-			"Error: the running kernel has no link kind smc-dummy%s%s%s: it needs the SMC dump patch series of smc-dump (kernel/patches in its source, for Linux 6.12; see kernel/)\n",
+			"Error: the running kernel has no link kind smc-dummy%s%s%s: it needs the SMC dump patches of smc-dump. On Debian 12 with Debian's 6.12 kernel: apt install smc-dump-dkms linux-headers-$(uname -r), then, with no SMC socket open, rmmod smc_diag smc (the next modprobe loads the patched modules); elsewhere, a kernel built with the series (kernel/patches in smc-dump's source)\n",
 			*ext ? " (kernel says: " : "", ext, *ext ? ")" : "");
 		return;
 	}

@@ -1,0 +1,135 @@
+#!/bin/bash
+# The stock-kernel test bed's kernel: Debian 12's own, unmodified
+# linux-image package of the 6.12 point release the kernel series is based
+# on, unpacked (dpkg -x, never installed: the host's /boot and /lib/modules
+# stay untouched) under build/stock/KVER/, plus a small initramfs that lets
+# run-vm --stock boot it with the host root over 9p.
+#
+#   stock-kernel.sh          fetch and prepare (cached by KVER), print the dir
+#   stock-kernel.sh --dir    print the dir; exit 1 if it is not prepared
+#
+# SMC_DUMP_STOCK_KVER overrides the kernel release (default below).
+#
+# Layout of build/stock/KVER/:
+#   root/boot/vmlinuz-KVER      the kernel, as the package ships it
+#   root/lib/modules/KVER/      its modules (.ko.xz) with a modules.dep that
+#                               depmod made here (the package's postinst
+#                               would make it on an installed system)
+#   initrd.img                  the initramfs (see below)
+#
+# The initramfs: busybox (busybox-static) plus the modules a 9p root needs,
+# not initramfs-tools' mkinitramfs. Debian's kernel has 9p, netfs and
+# overlayfs as modules, so something must load them before the root can
+# be mounted. mkinitramfs knows local disks and NFS roots, not a virtio 9p
+# root: it would need a boot script of our own anyway, and it would pack
+# udev, the host's /etc/initramfs-tools hooks and a few MiB more, built
+# differently on every machine. Busybox and five modules (their list comes
+# from modprobe --show-depends on the package's own modules.dep) make an
+# initramfs of about 1.5 MiB whose whole behaviour is the init script here.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+# the point release kernel/patches is based on; the DKMS package serves
+# the same one
+. "$top/scripts/stock-release.conf"
+kver=${SMC_DUMP_STOCK_KVER:-$STOCK_ABI-amd64}
+dir=$top/build/stock/$kver
+# the modules the initramfs loads, and their dependencies
+initrd_mods="9p 9pnet_virtio overlay"
+
+if [ "${1:-}" = --dir ]; then
+	[ -f "$dir/ready" ] || { echo "stock-kernel: $dir is not prepared (make stock-kernel)" >&2; exit 1; }
+	echo "$dir"
+	exit 0
+fi
+
+for t in dpkg-deb depmod modprobe cpio gzip xz; do
+	command -v $t >/dev/null || { echo "stock-kernel: $t missing (make deps)" >&2; exit 1; }
+done
+busybox=/bin/busybox
+if ! file -L "$busybox" 2>/dev/null | grep -q 'statically linked'; then
+	echo "stock-kernel: $busybox is not a static busybox (apt-get install busybox-static)" >&2
+	exit 1
+fi
+
+# the initramfs depends on this script (its init) and on busybox
+want="$kver $(sha256sum "$0" "$busybox" | awk '{ print $1 }' | tr '\n' ' ')"
+if [ -f "$dir/ready" ] && [ "$(cat "$dir/ready")" = "$want" ]; then
+	echo "$dir"
+	exit 0
+fi
+rm -f "$dir/ready"
+mkdir -p "$dir"
+
+pkg=linux-image-$kver
+if [ ! -f "$dir/root/.unpacked" ]; then
+	dl=$(mktemp -d "$top/build/stock/dl.XXXXXX")
+	# apt-get download writes into the current directory as user _apt
+	# when it can; a mktemp dir is root's alone
+	chmod 755 "$dl"
+	if ! (cd "$dl" && apt-get download -q "$pkg" >&2); then
+		rm -rf "$dl"
+		echo "stock-kernel: cannot download $pkg; is bookworm-security in the apt sources and 'apt-get update' done?" >&2
+		exit 1
+	fi
+	deb=$(ls "$dl"/*.deb)
+	rm -rf "$dir/root"
+	dpkg-deb -x "$deb" "$dir/root"
+	dpkg-deb -f "$deb" Package Version >"$dir/package"
+	rm -rf "$dl"
+	[ -f "$dir/root/boot/vmlinuz-$kver" ] || { echo "stock-kernel: $deb has no boot/vmlinuz-$kver" >&2; exit 1; }
+	depmod -b "$dir/root" -F "$dir/root/boot/System.map-$kver" "$kver"
+	touch "$dir/root/.unpacked"
+fi
+
+# the initramfs tree
+ird=$(mktemp -d "$top/build/stock/initrd.XXXXXX")
+trap 'rm -rf "$ird"' EXIT
+mkdir -p "$ird"/{bin,dev,proc,sys,newroot,modules}
+cp "$busybox" "$ird/bin/busybox"
+ln -s busybox "$ird/bin/sh"
+# modules in load order, decompressed (busybox's insmod takes plain ELF)
+n=0
+for m in $initrd_mods; do
+	modprobe -d "$dir/root" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+done | awk '!seen[$0]++' | while read -r ko; do
+	n=$((n + 1))
+	base=$(basename "$ko" .xz)
+	case $ko in
+	*.xz)	xz -dc "$ko" >"$ird/modules/$(printf %02d $n)-$base" ;;
+	*)	cp "$ko" "$ird/modules/$(printf %02d $n)-$base" ;;
+	esac
+done
+ls "$ird/modules" | grep -q 9pnet_virtio || { echo "stock-kernel: no 9p modules found in $pkg" >&2; exit 1; }
+
+cat >"$ird/init" <<'EOF'
+#!/bin/sh
+# initramfs of the stock-kernel bed (scripts/stock-kernel.sh): load the 9p
+# modules, mount the root the kernel command line names (root=TAG
+# rootflags=OPTS ro), hand over to its init= program.
+export PATH=/bin
+busybox mount -t proc proc /proc
+busybox mount -t sysfs sysfs /sys
+for m in /modules/*.ko; do
+	busybox insmod "$m" || { echo "initramfs: insmod $m failed"; busybox sleep 2; busybox poweroff -f; }
+done
+root= flags= init=/sbin/init
+for a in $(busybox cat /proc/cmdline); do
+	case $a in
+	root=*)		root=${a#root=} ;;
+	rootflags=*)	flags=${a#rootflags=} ;;
+	init=*)		init=${a#init=} ;;
+	esac
+done
+if ! busybox mount -t 9p -o "ro,$flags" "$root" /newroot; then
+	echo "initramfs: cannot mount the 9p root '$root'"
+	busybox poweroff -f
+fi
+busybox umount /proc /sys
+exec busybox switch_root /newroot "$init"
+EOF
+chmod 755 "$ird/init"
+(cd "$ird" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -9n >"$dir/initrd.img.tmp"
+mv "$dir/initrd.img.tmp" "$dir/initrd.img"
+echo "$want" >"$dir/ready"
+echo "$dir"

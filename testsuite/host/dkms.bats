@@ -1,0 +1,52 @@
+#!/usr/bin/env bats
+# smc-dump-dkms's build script (debian/dkms-build, as scripts/dkms-source.sh
+# fills it in from scripts/stock-release.conf): it refuses kernels it does
+# not serve and says which it serves, before it builds anything.
+
+TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+
+setup() {
+	. "$TOP/scripts/stock-release.conf"
+	B=$BATS_TEST_TMPDIR/dkms-build
+	sed -e "s/@STOCK_LINUX@/$STOCK_LINUX/g" -e "s/@STOCK_ABI@/$STOCK_ABI/g" \
+		"$TOP/debian/dkms-build" >"$B"
+	chmod 755 "$B"
+	# headers of a served kernel, as far as dkms-build looks at them
+	K=$BATS_TEST_TMPDIR/headers
+	mkdir -p "$K/include/config"
+	: >"$K/Makefile"
+	printf 'CONFIG_SMC=m\nCONFIG_SMC_DIAG=m\n' >"$K/include/config/auto.conf"
+}
+
+@test "dkms-build: another kernel is refused with the versions it serves" {
+	for k in 6.1.0-30-amd64 6.12.116+deb12-amd64 6.12.117-amd64; do
+		run "$B" "$k" "$K"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == "smc-dump-dkms: kernel $k is not one it serves"* ]]
+		[[ "$output" == *"it serves Debian 12's Linux $STOCK_LINUX kernels $STOCK_ABI-*"* ]]
+	done
+}
+
+@test "dkms-build: a served kernel without SMC as a module, or without headers, is refused" {
+	printf 'CONFIG_SMC_DIAG=m\n' >"$K/include/config/auto.conf"
+	run "$B" "$STOCK_ABI-cloud-amd64" "$K"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"does not build SMC as a module (CONFIG_SMC=m)"* ]]
+	run "$B" "$STOCK_ABI-amd64" "$BATS_TEST_TMPDIR/none"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no kernel headers for $STOCK_ABI-amd64"* ]]
+}
+
+@test "dkms-build: a served kernel gets the make command for net/smc with loopback-ism" {
+	# a make that prints its arguments stands in for kbuild
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho "make $*"\n' >"$BATS_TEST_TMPDIR/bin/make"
+	chmod 755 "$BATS_TEST_TMPDIR/bin/make"
+	cd "$BATS_TEST_TMPDIR"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$B" "$STOCK_ABI-amd64" "$K"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "make -C $K M=$BATS_TEST_TMPDIR/net/smc CONFIG_SMC=m CONFIG_SMC_DIAG=m CONFIG_SMC_LO=y KCFLAGS=-DCONFIG_SMC_LO=1 -I$BATS_TEST_TMPDIR/include modules" ]
+}
