@@ -18,6 +18,7 @@ deps:
 
 # User-space tools: the smc command, the ip link plugin, test helpers.
 tools:
+	$(MAKE) -C lib
 	$(MAKE) -C smc
 	$(MAKE) -C testsuite/tools
 	$(MAKE) -C ip
@@ -70,6 +71,7 @@ install: tools
 	$(MAKE) -C contrib/wireshark install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 
 clean:
+	$(MAKE) -C lib clean
 	$(MAKE) -C smc clean
 	$(MAKE) -C testsuite/tools clean
 	$(MAKE) -C ip clean

@@ -1098,22 +1098,22 @@ int do_socket(int argc, char **argv)
 	struct sock_opts o = { 0 };
 	int i, ret;
 
-	if (argc >= 1 && matches(argv[0], "help")) {
+	if (argc >= 1 && matches(argv[0], "help") == 0) {
 		usage(stdout);
 		return 0;
 	}
 	if (argc >= 1 && !strcmp(argv[0], "reasons"))
 		return do_reasons(argc - 1, argv + 1);
-	if (argc >= 1 && matches(argv[0], "show")) {
+	if (argc >= 1 && matches(argv[0], "show") == 0) {
 		argc--;
 		argv++;
 	}
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (matches(a, "all"))
+		if (matches(a, "all") == 0)
 			o.all = true;
-		else if (matches(a, "listening"))
+		else if (matches(a, "listening") == 0)
 			o.listening = true;
 		else if (!strcmp(a, "smcd"))
 			o.smcd = true;
@@ -1125,7 +1125,7 @@ int do_socket(int argc, char **argv)
 			json = 1;
 		else if (!strcmp(a, "-p") || !strcmp(a, "-pretty"))
 			pretty = 1;
-		else if (matches(a, "help"))
+		else if (matches(a, "help") == 0)
 			break;
 		else
 			return invarg_socket(a);

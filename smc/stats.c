@@ -631,11 +631,11 @@ int do_stats(int argc, char **argv)
 	struct smc_genl g;
 	int ret;
 
-	if (argc >= 1 && matches(argv[0], "help")) {
+	if (argc >= 1 && matches(argv[0], "help") == 0) {
 		usage(stdout);
 		return 0;
 	}
-	if (argc >= 1 && !matches(argv[0], "show")) {
+	if (argc >= 1 && matches(argv[0], "show")) {
 		fprintf(stderr,
 			"Command \"%s\" is unknown, try \"smc stats help\".\n",
 			argv[0]);

@@ -281,13 +281,15 @@ int do_ueid(int argc, char **argv)
 	uint8_t cmd;
 	int ret;
 
-	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
+	if (argc < 1 || matches(argv[0], "show") == 0 ||
+	    matches(argv[0], "list") == 0) {
 		if (argc > 1)
 			return too_many(argv[1]);
 		cmd = SMC_NETLINK_DUMP_UEID;
-	} else if (matches(argv[0], "add") || matches(argv[0], "del") ||
-		   matches(argv[0], "delete")) {
-		cmd = matches(argv[0], "add") ? SMC_NETLINK_ADD_UEID :
+	} else if (matches(argv[0], "add") == 0 ||
+		   matches(argv[0], "del") == 0 ||
+		   matches(argv[0], "delete") == 0) {
+		cmd = matches(argv[0], "add") == 0 ? SMC_NETLINK_ADD_UEID :
 						SMC_NETLINK_REMOVE_UEID;
 		if (argc < 2) {
 			fprintf(stderr,
@@ -300,11 +302,11 @@ int do_ueid(int argc, char **argv)
 		ret = eid_parse(argv[1], &eid);
 		if (ret)
 			return ret;
-	} else if (matches(argv[0], "flush")) {
+	} else if (matches(argv[0], "flush") == 0) {
 		if (argc > 1)
 			return too_many(argv[1]);
 		cmd = SMC_NETLINK_FLUSH_UEID;
-	} else if (matches(argv[0], "help")) {
+	} else if (matches(argv[0], "help") == 0) {
 		usage(stdout);
 		return 0;
 	} else {
