@@ -59,7 +59,7 @@ static int unknown_object(const char *name)
 {
 	fprintf(stderr, "Object \"%s\" is unknown, try \"smc help\".\n",
 		name);
-	return 2;
+	return EXIT_USAGE;
 }
 
 /* smc help [OBJECT]: the general usage, or the object's own help */
@@ -71,14 +71,14 @@ static int do_help(int argc, char **argv)
 
 	if (argc < 1) {
 		usage(stdout);
-		return 0;
+		return EXIT_OK;
 	}
 	c = find_object(argv[0]);
 	if (!c)
 		return unknown_object(argv[0]);
 	if (c->func == do_help) {
 		usage(stdout);
-		return 0;
+		return EXIT_OK;
 	}
 	return c->func(1, hargv);
 }
@@ -134,7 +134,7 @@ static int finish(int ret)
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "Error: cannot write the output: %s\n",
 			strerror(errno));
-		return 1;
+		return EXIT_FAIL;
 	}
 	return ret;
 }
@@ -178,20 +178,20 @@ int main(int argc, char **argv)
 			break;
 		case OPT_VERSION:
 			printf("smc utility, smc-dump %s\n", VERSION);
-			return finish(0);
+			return finish(EXIT_OK);
 		case OPT_HELP:
 			usage(stdout);
-			return finish(0);
+			return finish(EXIT_OK);
 		case OPT_AMBIGUOUS:
 			fprintf(stderr,
 				"Option \"%s\" is ambiguous, try \"smc -help\".\n",
 				argv[1]);
-			return 2;
+			return EXIT_USAGE;
 		default:
 			fprintf(stderr,
 				"Option \"%s\" is unknown, try \"smc -help\".\n",
 				argv[1]);
-			return 2;
+			return EXIT_USAGE;
 		}
 		argc--;
 		argv++;
@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		usage(stderr);
-		return 2;
+		return EXIT_USAGE;
 	}
 	c = find_object(argv[1]);
 	if (!c)

@@ -75,7 +75,7 @@ static int eid_invalid(const char *arg, const char *rule, size_t pos)
 		fprintf(stderr, " at position %zu", pos + 1);
 	}
 	fputc('\n', stderr);
-	return 2;
+	return EXIT_USAGE;
 }
 
 /*
@@ -254,7 +254,7 @@ static int command_unknown(const char *cmd)
 {
 	fprintf(stderr,
 		"Command \"%s\" is unknown, try \"smc ueid help\".\n", cmd);
-	return 2;
+	return EXIT_USAGE;
 }
 
 static int too_many(const char *arg)
@@ -262,7 +262,7 @@ static int too_many(const char *arg)
 	fprintf(stderr,
 		"Error: unexpected argument \"%s\", try \"smc ueid help\".\n",
 		arg);
-	return 2;
+	return EXIT_USAGE;
 }
 
 /**
@@ -295,7 +295,7 @@ int do_ueid(int argc, char **argv)
 			fprintf(stderr,
 				"Error: \"%s\" needs an EID, try \"smc ueid help\".\n",
 				cmd == SMC_NETLINK_ADD_UEID ? "add" : "del");
-			return 2;
+			return EXIT_USAGE;
 		}
 		if (argc > 2)
 			return too_many(argv[2]);
@@ -308,13 +308,13 @@ int do_ueid(int argc, char **argv)
 		cmd = SMC_NETLINK_FLUSH_UEID;
 	} else if (matches(argv[0], "help") == 0) {
 		usage(stdout);
-		return 0;
+		return EXIT_OK;
 	} else {
 		return command_unknown(argv[0]);
 	}
 
 	if (smc_genl_open(&g))
-		return 1;
+		return EXIT_FAIL;
 	switch (cmd) {
 	case SMC_NETLINK_DUMP_UEID:
 		ret = ueid_show(&g);
