@@ -103,3 +103,44 @@ for i in "${!names[@]}"; do
 		       b / s / 1e6, t / base
 	}'
 done
+
+# Scale (issue 17): 200k records that are each their own connection, and
+# 200k records of one stream in reverse order with holes; follow and
+# stats against read on the same file, with the maximum RSS of each.
+# SMC_DUMP_BENCH_SCALE sets the number of records (default 200000).
+scale=${SMC_DUMP_BENCH_SCALE:-200000}
+case "$scale" in
+''|*[!0-9]*) echo "bench-decoder: bad SMC_DUMP_BENCH_SCALE '$scale'" >&2; exit 2 ;;
+esac
+python3 -c '
+import sys
+n = int(sys.argv[1])
+for i in range(n):
+    print("data token=%d seq=%d offset=0 len=64 lport=%d" % (i, i + 1, 1024 + i % 60000))
+' "$scale" | "$gen" "$dir/conns.pcap"
+python3 -c '
+import sys
+n = int(sys.argv[1])
+for i in range(n):
+    print("data token=7 seq=%d offset=%d len=64" % (i + 1, (n - 1 - i) * 128))
+' "$scale" | "$gen" "$dir/reverse.pcap"
+
+# "seconds KiB" of a command, output to /dev/null
+measure() {
+	/usr/bin/time -f "%e %M" -o "$dir/time.out" "$@" >/dev/null 2>&1 || true
+	cat "$dir/time.out"
+}
+
+printf '\n%-34s %10s %12s %9s\n' "scale ($scale records)" "seconds" "max RSS KiB" "x read"
+for f in conns reverse; do
+	read -r rs rk < <(measure "$smc" dump read "$dir/$f.pcap")
+	printf '%-34s %10.2f %12s %9s\n' "smc dump read $f" "$rs" "$rk" "1.00"
+	read -r ss sk < <(measure "$smc" dump stats "$dir/$f.pcap")
+	printf '%-34s %10.2f %12s %9.2f\n' "smc dump stats $f" "$ss" "$sk" \
+		"$(awk -v a="$ss" -v b="$rs" 'BEGIN { print (b > 0 ? a / b : 0) }')"
+	rm -rf "$dir/follow"
+	read -r fs fk < <(measure "$smc" dump follow "$dir/$f.pcap" "$dir/follow")
+	printf '%-34s %10.2f %12s %9.2f\n' "smc dump follow $f" "$fs" "$fk" \
+		"$(awk -v a="$fs" -v b="$rs" 'BEGIN { print (b > 0 ? a / b : 0) }')"
+	rm -rf "$dir/follow"
+done

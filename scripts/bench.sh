@@ -31,7 +31,8 @@
 # bench-guest.sh); BENCH_MEM
 # (guest memory, default 8G: the captures sit in tmpfs, (c) takes 2.1 x
 # CONNS x BYTES);
-# BENCH_DECODER=0 leaves the decoder out; SMC_DUMP_BENCH_SIZE (default
+# BENCH_DECODER=0 leaves the decoder out; SMC_DUMP_BENCH_SCALE (records of
+# the scale runs, default 200000), SMC_DUMP_BENCH_SIZE (default
 # 256M here) and SMC_DUMP_BENCH_TSHARK go to bench-decoder.sh;
 # BENCH_RESULTS=DIR only prints the table of an earlier run.
 set -euo pipefail

@@ -2,7 +2,7 @@
 /*
  * smc dump: the `read`, `follow` and `stats` commands, which decode
  * captures of smc-dummy links (and of the TCP handshake) with libpcap.
- * `start`, `stop` and `show` live in dump_capture.c.
+ * `start`, `stop` and `show` live in capture.c and capture_ctl.c.
  *
  * Exit status: 0 all decoded, 1 malformed records or CLC messages seen
  * (the rest was decoded), 2 usage error, 3 the capture cannot be opened
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <pcap/pcap.h>
 
 #include "dump.h"
@@ -26,13 +27,13 @@
 #define DUMP_EXIT_USAGE		2
 #define DUMP_EXIT_OPEN		3
 
-#define PEEK_LEN	4096	/* bytes read ahead to learn the time format */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: smc dump read [ -d ] [ -x ] [ cdc-endian { little | big } ] FILE\n"
-		"       smc dump follow [ cdc-endian { little | big } ] FILE DIR\n"
+		"       smc dump follow [ cdc-endian { little | big } ] [ max-gap BYTES ]\n"
+		"                       FILE DIR\n"
 		"       smc dump stats [ cdc-endian { little | big } ] FILE\n"
 		"       smc dump { start | stop | show } ...\n"
 		"FILE := { PATH | - }   pcap or pcapng; - is standard input\n"
@@ -41,14 +42,23 @@ static void usage(FILE *f)
 		"             3 cannot open or read FILE or write DIR\n");
 }
 
-/* ---- input: a FILE that first returns the bytes we peeked at ---- */
+/* ---- input ----
+ *
+ * Classic pcap goes through libpcap, from a FILE that first returns the 4
+ * bytes of magic we read to tell the formats apart. pcapng is read here,
+ * block by block: libpcap gives one link type per file, but a pcapng file
+ * has one per interface (a mergecap of an "any" capture and an smc-dummy
+ * capture), and each frame must be parsed by the type of its own
+ * interface. Both read only the bytes they need, so that a live pipe
+ * (tcpdump -U -w -) shows each frame as soon as it is complete.
+ */
 
 struct peek {
 	int fd;
 	bool own;	/* close fd at the end */
 	size_t len;
 	size_t pos;
-	uint8_t buf[PEEK_LEN];
+	uint8_t buf[4];
 };
 
 static ssize_t peek_read(void *cookie, char *out, size_t n)
@@ -79,111 +89,202 @@ static int peek_close(void *cookie)
 	return 0;
 }
 
-/* Fractional digits the file's timestamps have: 9 for nanosecond pcap,
- * and for pcapng whose first interface has a finer if_tsresol than
- * microseconds; else 6.
+/* Read exactly @n bytes unless the end comes first: returns the count,
+ * or -1 on a read error.
  */
-static int ts_digits(const uint8_t *b, size_t len)
+static ssize_t read_full(int fd, void *buf, size_t n)
 {
-	uint32_t shb_len, blen, (*g32)(const uint8_t *p);
-	uint16_t (*g16)(const uint8_t *p);
-	size_t off, o, end;
+	size_t got = 0;
 
-	if (len < 4)
-		return 6;
-	if (get_be32(b) == 0xa1b23c4d || get_le32(b) == 0xa1b23c4d)
-		return 9;
-	if (get_be32(b) != 0x0a0d0d0a || len < 12)
-		return 6;
-	if (get_be32(b + 8) == 0x1a2b3c4d) {
-		g32 = get_be32;
-		g16 = get_be16;
-	} else {
-		g32 = get_le32;
-		g16 = get_le16;
-	}
-	shb_len = g32(b + 4);
-	off = shb_len;
-	if (shb_len < 28 || off > len || len - off < 20 || g32(b + off) != 1)
-		return 6;	/* no interface description block next */
-	blen = g32(b + off + 4);
-	if (blen < 20 || blen > len - off)
-		return 6;
-	end = off + blen - 4;
-	for (o = off + 16; o + 4 <= end;) {
-		uint16_t code = g16(b + o), olen = g16(b + o + 2);
+	while (got < n) {
+		ssize_t r = read(fd, (uint8_t *)buf + got, n - got);
 
-		if (!code || olen > end - o - 4)
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (!r)
 			break;
-		if (code == 9 && olen >= 1) {	/* if_tsresol */
-			uint8_t v = b[o + 4];
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
 
-			if (v & 0x80)
-				return (v & 0x7f) > 19 ? 9 : 6;
-			return v > 6 ? 9 : 6;
+#define NG_SHB		0x0a0d0d0a
+#define NG_IDB		1
+#define NG_OPB		2	/* obsolete packet block */
+#define NG_SPB		3
+#define NG_EPB		6
+#define NG_BOM		0x1a2b3c4d
+#define NG_MAX_BLOCK	(16u << 20)
+#define NG_MAX_IFACES	65536
+
+struct ng_iface {
+	int dlt;
+	uint32_t snaplen;
+	bool pow2;		/* if_tsresol: 2^-res, else 10^-res */
+	uint8_t res;
+	int64_t tsoffset;	/* if_tsoffset, seconds */
+	bool warned;		/* unsupported link type said */
+};
+
+struct ng {
+	int fd;
+	bool own;
+	bool be;		/* the section is big-endian */
+	struct ng_iface *ifs;
+	size_t nifs;
+	uint8_t *blk;
+	size_t blkcap;
+};
+
+static uint32_t ng32(const struct ng *g, const uint8_t *p)
+{
+	return g->be ? get_be32(p) : get_le32(p);
+}
+
+static uint16_t ng16(const struct ng *g, const uint8_t *p)
+{
+	return g->be ? get_be16(p) : get_le16(p);
+}
+
+/* Timestamp units of interface @f to seconds and nanoseconds */
+static void ng_time(const struct ng_iface *f, uint64_t u, long long *sec,
+		    uint32_t *nsec)
+{
+	uint64_t per = 1, rem;
+	unsigned int i;
+
+	if (f->pow2) {
+		unsigned int k = f->res > 63 ? 63 : f->res;
+
+		*sec = (long long)(u >> k);
+		rem = u & ((1ull << k) - 1);
+		*nsec = (uint32_t)(((unsigned __int128)rem * 1000000000u) >> k);
+	} else {
+		for (i = 0; i < f->res && i < 19; i++)
+			per *= 10;
+		*sec = (long long)(u / per);
+		rem = u % per;
+		*nsec = (uint32_t)((unsigned __int128)rem * 1000000000u / per);
+	}
+	*sec += f->tsoffset;
+}
+
+/* Fractional digits for an interface's timestamps: 9 when finer than us */
+static int ng_digits(const struct ng_iface *f)
+{
+	if (f->pow2)
+		return f->res > 19 ? 9 : 6;
+	return f->res > 6 ? 9 : 6;
+}
+
+static int ng_add_iface(struct ng *g, const uint8_t *b, uint32_t blen)
+{
+	struct ng_iface *f, *n;
+	uint32_t o;
+
+	if (blen < 20)
+		return -1;
+	if (g->nifs == NG_MAX_IFACES)
+		return -1;
+	n = realloc(g->ifs, (g->nifs + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	g->ifs = n;
+	f = &g->ifs[g->nifs++];
+	memset(f, 0, sizeof(*f));
+	f->dlt = ng16(g, b + 8);
+	f->snaplen = ng32(g, b + 12);
+	f->res = 6;
+	for (o = 16; o + 4 <= blen - 4;) {
+		uint16_t code = ng16(g, b + o), olen = ng16(g, b + o + 2);
+
+		if (!code || olen > blen - 4 - o - 4)
+			break;
+		if (code == 9 && olen >= 1) {		/* if_tsresol */
+			f->pow2 = b[o + 4] & 0x80;
+			f->res = b[o + 4] & 0x7f;
+		} else if (code == 14 && olen >= 8) {	/* if_tsoffset */
+			f->tsoffset = (int64_t)(g->be ?
+				get_be64(b + o + 4) :
+				(uint64_t)get_le32(b + o + 8) << 32 |
+				get_le32(b + o + 4));
 		}
 		o += 4 + ((olen + 3u) & ~3u);
 	}
-	return 6;
+	return 0;
 }
 
-static FILE *open_input(const char *path, int *digits)
+static int ng_reserve(struct ng *g, size_t n)
 {
-	cookie_io_functions_t io = { .read = peek_read, .close = peek_close };
-	struct peek *pk = malloc(sizeof(*pk));
+	uint8_t *b;
+
+	if (n <= g->blkcap)
+		return 0;
+	b = realloc(g->blk, n);
+	if (!b)
+		return -1;
+	g->blk = b;
+	g->blkcap = n;
+	return 0;
+}
+
+/* Read the rest of a block whose first @have bytes are in g->blk */
+static int ng_block(struct ng *g, uint32_t blen, size_t have)
+{
 	ssize_t r;
-	FILE *f;
 
-	if (!pk)
-		return NULL;
-	pk->len = 0;
-	pk->pos = 0;
-	if (!strcmp(path, "-")) {
-		pk->fd = STDIN_FILENO;
-		pk->own = false;
-	} else {
-		pk->fd = open(path, O_RDONLY | O_CLOEXEC);
-		pk->own = true;
-		if (pk->fd < 0) {
-			free(pk);
-			return NULL;
-		}
-	}
-	while (pk->len < PEEK_LEN) {
-		r = read(pk->fd, pk->buf + pk->len, PEEK_LEN - pk->len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		pk->len += (size_t)r;
-	}
-	*digits = ts_digits(pk->buf, pk->len);
-	f = fopencookie(pk, "r", io);
-	if (!f) {
-		peek_close(pk);
-		return NULL;
-	}
-	setvbuf(f, NULL, _IOFBF, 1 << 18);
-	return f;
+	if (ng_reserve(g, blen))
+		return -1;
+	r = read_full(g->fd, g->blk + have, blen - have);
+	if (r < 0 || (size_t)r != blen - have)
+		return -1;
+	return 0;
 }
 
-/* ---- the pcap loop ---- */
-
-struct loop {
-	struct dump_ctx *c;
-	long long last_sec;
-	uint32_t last_nsec;
-};
-
-static void on_frame(u_char *user, const struct pcap_pkthdr *h,
-		     const u_char *data)
+/* A section header block at g->blk (8 bytes there): byte order, length */
+static int ng_section(struct ng *g, const char *file)
 {
-	struct loop *l = (struct loop *)user;
+	uint8_t hb[12];
+	uint32_t blen;
 
-	l->last_sec = (long long)h->ts.tv_sec;
-	l->last_nsec = (uint32_t)h->ts.tv_usec;	/* nanoseconds */
-	dump_decode_frame(l->c, l->last_sec, l->last_nsec, data, h->caplen);
+	memcpy(hb, g->blk, 8);
+	if (read_full(g->fd, hb + 8, 4) != 4) {
+		fprintf(stderr, "smc dump: %s: pcapng section header cut off\n",
+			file);
+		return -1;
+	}
+	if (get_be32(hb + 8) == NG_BOM)
+		g->be = true;
+	else if (get_le32(hb + 8) == NG_BOM)
+		g->be = false;
+	else {
+		fprintf(stderr, "smc dump: %s: bad pcapng byte-order magic\n",
+			file);
+		return -1;
+	}
+	blen = ng32(g, hb + 4);
+	if (blen < 28 || blen % 4 || blen > NG_MAX_BLOCK) {
+		fprintf(stderr, "smc dump: %s: bad pcapng section header length %u\n",
+			file, blen);
+		return -1;
+	}
+	if (ng_reserve(g, 12))
+		return -1;
+	memcpy(g->blk, hb, 12);
+	if (ng_block(g, blen, 12)) {
+		fprintf(stderr, "smc dump: %s: pcapng section header cut off\n",
+			file);
+		return -1;
+	}
+	free(g->ifs);
+	g->ifs = NULL;
+	g->nifs = 0;
+	return 0;
 }
+
+/* ---- the loops ---- */
 
 struct opts {
 	enum dump_cmd cmd;
@@ -194,22 +295,293 @@ struct opts {
 	bool json;
 	bool pretty;
 	bool cdc_big_endian;
+	uint64_t max_gap;
 };
+
+struct loop {
+	struct dump_ctx *c;
+	bool live;		/* flush each frame's output */
+	long long last_sec;
+	uint32_t last_nsec;
+};
+
+static void frame(struct loop *l, long long sec, uint32_t nsec,
+		  const uint8_t *data, uint32_t caplen)
+{
+	l->last_sec = sec;
+	l->last_nsec = nsec;
+	dump_decode_frame(l->c, sec, nsec, data, caplen);
+	if (l->live)
+		fflush(stdout);
+}
+
+static void on_frame(u_char *user, const struct pcap_pkthdr *h,
+		     const u_char *data)
+{
+	struct loop *l = (struct loop *)user;
+
+	/* nanoseconds: the precision asked for */
+	frame(l, (long long)h->ts.tv_sec, (uint32_t)h->ts.tv_usec, data,
+	      h->caplen);
+}
+
+static void bad_input(struct loop *l, const char *why)
+{
+	l->c->frame++;
+	dump_report_malformed(l->c, l->last_sec, l->last_nsec, why);
+}
+
+/* pcapng, block by block, after the 8 bytes at g->blk of the first */
+static void ng_loop(struct ng *g, struct loop *l, const char *file)
+{
+	struct dump_ctx *c = l->c;
+	uint8_t hdr[8];
+	char why[96];
+	ssize_t r;
+
+	for (;;) {
+		uint32_t type, blen, ifid, caplen, len;
+		const uint8_t *b, *data;
+		struct ng_iface *f;
+		long long sec = 0;
+		uint32_t nsec = 0;
+		uint64_t ts;
+
+		r = read_full(g->fd, hdr, 8);
+		if (!r)
+			return;
+		if (r != 8) {
+			bad_input(l, "cannot read the frame: pcapng block header cut off");
+			return;
+		}
+		if (get_le32(hdr) == NG_SHB) {
+			memcpy(g->blk, hdr, 8);
+			if (ng_section(g, file)) {
+				bad_input(l, "cannot read the frame: bad pcapng section header");
+				return;
+			}
+			continue;
+		}
+		type = ng32(g, hdr);
+		blen = ng32(g, hdr + 4);
+		if (blen < 12 || blen % 4 || blen > NG_MAX_BLOCK) {
+			snprintf(why, sizeof(why),
+				 "cannot read the frame: pcapng block length %u",
+				 blen);
+			bad_input(l, why);
+			return;
+		}
+		if (ng_reserve(g, blen)) {
+			bad_input(l, "cannot read the frame: out of memory");
+			return;
+		}
+		memcpy(g->blk, hdr, 8);
+		if (ng_block(g, blen, 8)) {
+			bad_input(l, "cannot read the frame: pcapng block cut off");
+			return;
+		}
+		b = g->blk;
+		if (type == NG_IDB) {
+			if (ng_add_iface(g, b, blen))
+				bad_input(l, "bad pcapng interface description");
+			continue;
+		}
+		if (type == NG_EPB || type == NG_OPB) {
+			if (blen < 32) {
+				bad_input(l, "pcapng packet block too short");
+				continue;
+			}
+			ifid = type == NG_EPB ? ng32(g, b + 8) : ng16(g, b + 8);
+			ts = (uint64_t)ng32(g, b + 12) << 32 | ng32(g, b + 16);
+			caplen = ng32(g, b + 20);
+			data = b + 28;
+			len = blen - 32;
+		} else if (type == NG_SPB) {
+			if (blen < 16) {
+				bad_input(l, "pcapng packet block too short");
+				continue;
+			}
+			ifid = 0;
+			ts = 0;
+			caplen = ng32(g, b + 8);
+			data = b + 12;
+			len = blen - 16;
+			if (g->nifs && g->ifs[0].snaplen &&
+			    caplen > g->ifs[0].snaplen)
+				caplen = g->ifs[0].snaplen;
+			if (caplen > len)
+				caplen = len;
+		} else {
+			continue;	/* statistics, name resolution, ... */
+		}
+		if (ifid >= g->nifs) {
+			snprintf(why, sizeof(why),
+				 "frame of pcapng interface %u, which is not described",
+				 ifid);
+			bad_input(l, why);
+			continue;
+		}
+		if (caplen > len) {
+			snprintf(why, sizeof(why),
+				 "pcapng frame of %u bytes in a block of %u",
+				 caplen, blen);
+			bad_input(l, why);
+			continue;
+		}
+		f = &g->ifs[ifid];
+		if (type != NG_SPB)
+			ng_time(f, ts, &sec, &nsec);
+		if (!dump_dlt_supported(f->dlt)) {
+			const char *name = pcap_datalink_val_to_name(f->dlt);
+
+			if (!f->warned)
+				fprintf(stderr,
+					"smc dump: %s: interface %u: link type %s (%d) not supported, its frames are skipped\n",
+					file, ifid, name ? name : "unknown",
+					f->dlt);
+			f->warned = true;
+			c->frame++;
+			c->cnt[DUMP_CNT_FRAMES]++;
+			c->cnt[DUMP_CNT_SKIPPED]++;
+			continue;
+		}
+		c->dlt = f->dlt;
+		c->ns_digits = ng_digits(f);
+		frame(l, sec, nsec, data, caplen);
+	}
+}
+
+static struct dump_ctx *ctx_new(const struct opts *o, int dlt)
+{
+	struct dump_ctx *c = malloc(sizeof(*c));
+
+	if (!c) {
+		fprintf(stderr, "smc dump: out of memory\n");
+		return NULL;
+	}
+	dump_ctx_init(c, o->cmd, dlt);
+	c->details = o->details;
+	c->hex = o->hex;
+	c->cdc_big_endian = o->cdc_big_endian;
+	if (o->cmd != DUMP_CMD_READ) {
+		c->track = dump_track_new(o->dir, o->max_gap);
+		if (!c->track) {
+			fprintf(stderr, "smc dump: %s: %s\n",
+				o->dir ? o->dir : "tracker", strerror(errno));
+			free(c);
+			return NULL;
+		}
+	}
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	new_json_obj(o->json, o->pretty);
+	return c;
+}
+
+static int ctx_end(struct dump_ctx *c)
+{
+	int rc = DUMP_EXIT_OK, trc;
+
+	if (c->track) {
+		trc = dump_track_report(c->track, c);
+		if (trc)
+			rc = trc;
+	}
+	delete_json_obj();
+	fflush(stdout);
+	if (!rc && c->cnt[DUMP_CNT_MALFORMED])
+		rc = DUMP_EXIT_MALFORMED;
+	dump_track_free(c->track);
+	dump_ctx_free(c);
+	return rc;
+}
+
+static int run_ng(const struct opts *o, int fd, bool own, bool live,
+		  const uint8_t *magic)
+{
+	struct ng g = { .fd = fd, .own = own };
+	struct loop l = { .live = live };
+	int rc = DUMP_EXIT_OPEN;
+
+	if (ng_reserve(&g, 64))
+		goto out;
+	memcpy(g.blk, magic, 4);
+	if (read_full(fd, g.blk + 4, 4) != 4) {
+		fprintf(stderr, "smc dump: %s: pcapng section header cut off\n",
+			o->file);
+		goto out;
+	}
+	if (ng_section(&g, o->file))
+		goto out;
+	l.c = ctx_new(o, DLT_EN10MB);
+	if (!l.c)
+		goto out;
+	l.c->ns_digits = 6;
+	ng_loop(&g, &l, o->file);
+	rc = ctx_end(l.c);
+out:
+	free(g.blk);
+	free(g.ifs);
+	if (own)
+		close(fd);
+	return rc;
+}
 
 static int run(const struct opts *o)
 {
+	cookie_io_functions_t io = { .read = peek_read, .close = peek_close };
 	char errbuf[PCAP_ERRBUF_SIZE];
 	struct loop l = { 0 };
-	struct dump_ctx *c;
-	int digits, dlt, rc = DUMP_EXIT_OK, trc;
+	struct peek *pk;
+	uint8_t magic[4];
+	struct stat st;
+	bool own, live;
+	ssize_t got;
+	int fd, dlt;
 	pcap_t *p;
 	FILE *f;
 
-	f = open_input(o->file, &digits);
+	if (!strcmp(o->file, "-")) {
+		fd = STDIN_FILENO;
+		own = false;
+	} else {
+		fd = open(o->file, O_RDONLY | O_CLOEXEC);
+		own = true;
+		if (fd < 0) {
+			fprintf(stderr, "smc dump: %s: %s\n", o->file,
+				strerror(errno));
+			return DUMP_EXIT_OPEN;
+		}
+	}
+	live = !fstat(fd, &st) && !S_ISREG(st.st_mode);
+	got = read_full(fd, magic, 4);
+	if (got < 0) {
+		fprintf(stderr, "smc dump: %s: %s\n", o->file, strerror(errno));
+		if (own)
+			close(fd);
+		return DUMP_EXIT_OPEN;
+	}
+	if (got == 4 && get_le32(magic) == NG_SHB)
+		return run_ng(o, fd, own, live, magic);
+
+	pk = malloc(sizeof(*pk));
+	if (!pk) {
+		if (own)
+			close(fd);
+		return DUMP_EXIT_OPEN;
+	}
+	pk->fd = fd;
+	pk->own = own;
+	pk->len = (size_t)got;
+	pk->pos = 0;
+	memcpy(pk->buf, magic, (size_t)got);
+	f = fopencookie(pk, "r", io);
 	if (!f) {
+		peek_close(pk);
 		fprintf(stderr, "smc dump: %s: %s\n", o->file, strerror(errno));
 		return DUMP_EXIT_OPEN;
 	}
+	setvbuf(f, NULL, _IOFBF, 1 << 18);
 	p = pcap_fopen_offline_with_tstamp_precision(f,
 			PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!p) {
@@ -226,56 +598,27 @@ static int run(const struct opts *o)
 		pcap_close(p);
 		return DUMP_EXIT_OPEN;
 	}
-	c = malloc(sizeof(*c));
-	if (!c) {
+	l.c = ctx_new(o, dlt);
+	if (!l.c) {
 		pcap_close(p);
-		fprintf(stderr, "smc dump: out of memory\n");
 		return DUMP_EXIT_OPEN;
 	}
-	dump_ctx_init(c, o->cmd, dlt);
-	c->details = o->details;
-	c->hex = o->hex;
-	c->cdc_big_endian = o->cdc_big_endian;
-	c->ns_digits = digits;
-	if (o->cmd != DUMP_CMD_READ) {
-		c->track = dump_track_new(o->dir);
-		if (!c->track) {
-			fprintf(stderr, "smc dump: %s: %s\n",
-				o->dir ? o->dir : "tracker", strerror(errno));
-			pcap_close(p);
-			free(c);
-			return DUMP_EXIT_OPEN;
-		}
-	}
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-
-	new_json_obj(o->json, o->pretty);
-	l.c = c;
+	/* nanosecond pcap has its own magic */
+	l.c->ns_digits = get_be32(magic) == 0xa1b23c4d ||
+			 get_le32(magic) == 0xa1b23c4d ? 9 : 6;
+	l.live = live;
 	if (pcap_loop(p, -1, on_frame, (u_char *)&l) == PCAP_ERROR) {
 		char why[PCAP_ERRBUF_SIZE + 64];
 
 		/* libpcap could not read the next frame: a capture cut off
 		 * in the middle of a frame, or a broken frame header
 		 */
-		c->frame++;
 		snprintf(why, sizeof(why), "cannot read the frame: %s",
 			 pcap_geterr(p));
-		dump_report_malformed(c, l.last_sec, l.last_nsec, why);
+		bad_input(&l, why);
 	}
-	if (c->track) {
-		trc = dump_track_report(c->track, c);
-		if (trc)
-			rc = trc;
-	}
-	delete_json_obj();
-	fflush(stdout);
-	if (!rc && c->cnt[DUMP_CNT_MALFORMED])
-		rc = DUMP_EXIT_MALFORMED;
-	dump_track_free(c->track);
-	free(c);
 	pcap_close(p);
-	return rc;
+	return ctx_end(l.c);
 }
 
 /* @arg abbreviates @word (a non-empty prefix of it) */
@@ -319,6 +662,19 @@ static int parse(int argc, char **argv, struct opts *o)
 				o->cdc_big_endian = true;
 			else
 				return invarg("expected little or big",
+					      argv[i]);
+		} else if (!strcmp(a, "max-gap") || !strcmp(a, "--max-gap")) {
+			char *end;
+
+			if (++i == argc) {
+				fprintf(stderr, "smc dump: %s needs a number of bytes\n",
+					a);
+				return DUMP_EXIT_USAGE;
+			}
+			errno = 0;
+			o->max_gap = strtoull(argv[i], &end, 0);
+			if (errno || end == argv[i] || *end || argv[i][0] == '-')
+				return invarg("expected a number of bytes",
 					      argv[i]);
 		} else if (!strncmp(a, "--cdc-endian=", 13)) {
 			if (abbrev(a + 13, "little"))
@@ -396,6 +752,7 @@ int do_dump(int argc, char **argv)
 		usage(stderr);
 		return DUMP_EXIT_USAGE;
 	}
+	o.max_gap = DUMP_MAX_GAP;
 	o.details = show_details;
 	o.hex = show_hex;
 	o.json = json;

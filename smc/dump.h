@@ -256,10 +256,12 @@ struct dump_track;
  * @gaps: times the seq jumped forward
  * @lost: records missing in those jumps, less those that came late
  * @reordered: records whose seq was lower than expected (late)
+ * @ifindex: @key is a Linux cooked v2 interface index
  */
 struct dump_link {
 	uint8_t key[12];
 	uint8_t key_len;
+	bool ifindex;
 	uint64_t records;
 	uint32_t first_seq;
 	uint32_t next_seq;
@@ -270,7 +272,7 @@ struct dump_link {
 
 struct dump_ctx;
 
-struct dump_track *dump_track_new(const char *dir);
+struct dump_track *dump_track_new(const char *dir, uint64_t max_gap);
 void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 		       const struct dump_rec *r, const struct dump_cdc *cdc);
 int dump_track_report(struct dump_track *t, const struct dump_ctx *c);
@@ -298,7 +300,12 @@ enum dump_counter {
 	DUMP_CNT_MAX
 };
 
-#define DUMP_MAX_LINKS	64
+
+/* follow: default of max-gap, the distance from the bytes of a stream
+ * written so far beyond which a record is not written (a sparse file of
+ * terabytes is no help)
+ */
+#define DUMP_MAX_GAP	(1ull << 30)
 
 /**
  * struct dump_ctx - state of one smc dump read, follow or stats run
@@ -310,8 +317,12 @@ enum dump_counter {
  * @ns_digits: fractional digits of timestamps in text output (6 or 9)
  * @frame: number of the current frame, from 1
  * @cnt: counters (enum dump_counter)
- * @links: smc-dummy links seen, for sequence gaps
+ * @links: smc-dummy links seen, for sequence gaps (every one)
  * @nlinks: entries in @links
+ * @linkcap: room in @links
+ * @lhash: open-addressing index of @links (entry + 1, 0 free)
+ * @lhsize: slots in @lhash, a power of two
+ * @nomem: memory ran out (links untracked)
  * @track: connections and streams (follow, stats), else NULL
  * @tcache_sec: the second @tcache holds the local time of
  * @tcache: "HH:MM:SS" of @tcache_sec
@@ -325,14 +336,19 @@ struct dump_ctx {
 	int ns_digits;
 	uint64_t frame;
 	uint64_t cnt[DUMP_CNT_MAX];
-	struct dump_link links[DUMP_MAX_LINKS];
+	struct dump_link *links;
 	size_t nlinks;
+	size_t linkcap;
+	uint32_t *lhash;
+	size_t lhsize;
+	bool nomem;
 	struct dump_track *track;
 	long long tcache_sec;
 	char tcache[16];
 };
 
 void dump_ctx_init(struct dump_ctx *c, enum dump_cmd cmd, int dlt);
+void dump_ctx_free(struct dump_ctx *c);
 void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
 		       uint32_t ts_nsec, const uint8_t *data,
 		       uint32_t caplen);

@@ -53,6 +53,11 @@
 #define FCE_V2X_LEN		52	/* smc_clc_first_contact_ext_v2x */
 #define GLE_LEN			4	/* struct smc_clc_fce_gid_ext */
 
+/* what Linux accepts in a Proposal (net/smc/smc_clc.h) */
+#define CLC_MAX_V6_PREFIX	8	/* SMC_CLC_MAX_V6_PREFIX */
+#define CLC_MAX_UEID		8	/* SMC_CLC_MAX_UEID */
+#define CLC_MAX_V2_GID		8	/* SMCD_CLC_MAX_V2_GID_ENTRIES */
+
 #define DECL_LEN_V1		28	/* struct smc_clc_msg_decline */
 #define DECL_LEN_V2		44	/* struct smc_clc_msg_decline_v2 */
 #define DECL_DIAG_V2		4	/* SMC_DECL_DIAG_COUNT_V2 */
@@ -463,6 +468,28 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 	if (length != expect)
 		problem(s, "proposal length %u, its fields make %u", length,
 			expect);
+	/* counts Linux refuses (smc_clc_msg_prop_valid()): the message is
+	 * well formed, but a Linux peer declines it
+	 */
+	if (ip6cnt > CLC_MAX_V6_PREFIX || eidcnt > CLC_MAX_UEID ||
+	    gidcnt > CLC_MAX_V2_GID) {
+		char note[160];
+		int n = snprintf(note, sizeof(note), "%s", "Linux rejects");
+
+		if (ip6cnt > CLC_MAX_V6_PREFIX)
+			n += snprintf(note + n, sizeof(note) - n,
+				      " %u IPv6 prefixes (max %u)", ip6cnt,
+				      CLC_MAX_V6_PREFIX);
+		if (eidcnt > CLC_MAX_UEID)
+			n += snprintf(note + n, sizeof(note) - n,
+				      " %u UEIDs (max %u)", eidcnt,
+				      CLC_MAX_UEID);
+		if (gidcnt > CLC_MAX_V2_GID)
+			snprintf(note + n, sizeof(note) - n,
+				 " %u ISM GIDs (max %u)", gidcnt,
+				 CLC_MAX_V2_GID);
+		out_str(s, true, "note", " note \"%s\"", note);
+	}
 }
 
 /* First contact extension (struct smc_clc_first_contact_ext[_v2x]) at
@@ -621,9 +648,15 @@ static void decode_accept_confirm(struct clc_state *s,
 			expect += GLE_LEN + cnt * GID_LEN;
 		}
 	}
-	if (length != expect)
+	/* Linux takes v2 messages longer than their fields (at least 78
+	 * bytes SMC-D, 108 SMC-R: smc_clc_msg_acc_conf_valid()); the rest
+	 * is for later versions
+	 */
+	if (length < expect)
 		problem(s, "%s length %u, its fields make %u",
 			clc_type_name(type), length, expect);
+	else if (length > expect)
+		out_uint(s, true, "extra_bytes", " extra %u", length - expect);
 }
 
 /* A peer diagnosis: code, name and text (JSON "peer_diagnosis",

@@ -39,6 +39,19 @@ void dump_ctx_init(struct dump_ctx *c, enum dump_cmd cmd, int dlt)
 }
 
 /**
+ * dump_ctx_free() - free a context and what it holds (not the tracker)
+ * @c: the context, may be NULL
+ */
+void dump_ctx_free(struct dump_ctx *c)
+{
+	if (!c)
+		return;
+	free(c->links);
+	free(c->lhash);
+	free(c);
+}
+
+/**
  * dump_fmt_ip() - an IPv4 or IPv6 address as text
  * @family: AF_INET or AF_INET6
  * @addr: 4 or 16 bytes, network order
@@ -104,6 +117,13 @@ static void print_head(struct dump_ctx *c, long long sec, uint32_t nsec)
 	}
 	print_u64(PRINT_JSON, "ts_sec", NULL, (uint64_t)sec);
 	print_uint(PRINT_JSON, "ts_nsec", NULL, nsec);
+	/* a fraction of a second or more, or an all-ones seconds field:
+	 * a broken capture header, not a time
+	 */
+	if (nsec >= 1000000000u || sec == 0xffffffffll || sec < 0) {
+		print_bool(PRINT_JSON, "bogus_time", NULL, true);
+		print_string(PRINT_FP, NULL, "%s", "bogus-time ");
+	}
 }
 
 static void print_addrs(const struct dump_pkt *pkt)
@@ -288,16 +308,25 @@ static void print_mode(uint8_t mode)
 {
 	const char *m = mode_name(mode);
 
-	if (m)
-		print_string(PRINT_JSON, "mode", NULL, m);
-	else
-		print_uint(PRINT_JSON, "mode", NULL, mode);
+	char buf[16];
+
+	if (!m) {
+		snprintf(buf, sizeof(buf), "mode-%u", mode);
+		m = buf;
+	}
+	print_string(PRINT_JSON, "mode", NULL, m);
 	if (mode == SMC_DUMP_MODE_SMCR)
 		print_string(PRINT_FP, NULL, "%s ", "SMC-R");
 	else if (mode == SMC_DUMP_MODE_SMCD)
 		print_string(PRINT_FP, NULL, "%s ", "SMC-D");
 	else
 		print_uint(PRINT_FP, NULL, "mode-%u ", mode);
+}
+
+static const char *type_unknown(uint8_t type, char *buf, size_t len)
+{
+	snprintf(buf, len, "type-%u", type);
+	return buf;
 }
 
 static void print_error(const char *err)
@@ -349,7 +378,8 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 	else if (r->type == SMC_DUMP_TYPE_CDC)
 		print_string(PRINT_JSON, "type", NULL, "cdc"); /* print_cdc */
 	else
-		print_uint(PRINT_ANY, "type", " type %u", r->type);
+		print_string(PRINT_ANY, "type", " %s",
+			     type_unknown(r->type, buf, sizeof(buf)));
 	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "seq", " seq %u",
 		   r->seq);
 	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "hdr_ver",
@@ -443,6 +473,36 @@ static size_t link_key(const struct dump_ctx *c, const struct dump_pkt *pkt,
 	return pkt->l2_addr_len;
 }
 
+static size_t link_hash(const uint8_t *key, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ key[i]) * 1099511628211ull;
+	h = (h ^ n) * 1099511628211ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int link_rehash(struct dump_ctx *c)
+{
+	size_t n = c->lhsize ? c->lhsize * 2 : 64, i, j;
+	uint32_t *h = calloc(n, sizeof(*h));
+
+	if (!h)
+		return -1;
+	for (i = 0; i < c->nlinks; i++) {
+		j = link_hash(c->links[i].key, c->links[i].key_len) & (n - 1);
+		while (h[j])
+			j = (j + 1) & (n - 1);
+		h[j] = (uint32_t)(i + 1);
+	}
+	free(c->lhash);
+	c->lhash = h;
+	c->lhsize = n;
+	return 0;
+}
+
 static struct dump_link *link_find(struct dump_ctx *c,
 				   const struct dump_pkt *pkt, bool create)
 {
@@ -450,16 +510,43 @@ static struct dump_link *link_find(struct dump_ctx *c,
 	size_t n = link_key(c, pkt, key), i;
 	struct dump_link *l;
 
-	for (i = 0; i < c->nlinks; i++)
-		if (c->links[i].key_len == n &&
-		    !memcmp(c->links[i].key, key, n))
-			return &c->links[i];
-	if (!create || c->nlinks == DUMP_MAX_LINKS)
+	if (c->lhsize) {
+		i = link_hash(key, n) & (c->lhsize - 1);
+		for (; c->lhash[i]; i = (i + 1) & (c->lhsize - 1)) {
+			l = &c->links[c->lhash[i] - 1];
+			if (l->key_len == n && !memcmp(l->key, key, n))
+				return l;
+		}
+	}
+	if (!create || c->nomem)
 		return NULL;
-	l = &c->links[c->nlinks++];
+	if (c->nlinks == c->linkcap) {
+		size_t cap = c->linkcap ? c->linkcap * 2 : 8;
+		struct dump_link *v;
+
+		if (cap > UINT32_MAX - 1)
+			cap = UINT32_MAX - 1;
+		v = cap > c->nlinks ? realloc(c->links, cap * sizeof(*v)) : NULL;
+		if (!v) {
+			c->nomem = true;
+			return NULL;
+		}
+		c->links = v;
+		c->linkcap = cap;
+	}
+	if (2 * (c->nlinks + 1) > c->lhsize && link_rehash(c)) {
+		c->nomem = true;
+		return NULL;
+	}
+	l = &c->links[c->nlinks];
 	memset(l, 0, sizeof(*l));
 	memcpy(l->key, key, n);
 	l->key_len = (uint8_t)n;
+	l->ifindex = c->dlt == DLT_LINUX_SLL2 && pkt->has_ifindex;
+	i = link_hash(key, n) & (c->lhsize - 1);
+	while (c->lhash[i])
+		i = (i + 1) & (c->lhsize - 1);
+	c->lhash[i] = (uint32_t)(++c->nlinks);
 	return l;
 }
 

@@ -34,6 +34,7 @@
 #define ARPHRD_LOOPBACK	772
 #define PACKET_OUTGOING	4
 
+#define SLL_PROTO_ETH	0x0003	/* ETH_P_ALL: an Ethernet frame */
 #define ETHERTYPE_IPV4	0x0800
 #define ETHERTYPE_IPV6	0x86dd
 #define ETHERTYPE_VLAN	0x8100
@@ -384,6 +385,18 @@ int dump_parse_frame(int dlt, const uint8_t *p, uint32_t caplen,
 	default:
 		return DUMP_SKIP;
 	}
+	/* cooked capture of a packet whose skb->protocol the stack left
+	 * unset (ETH_P_ALL): the Ethernet frame follows, as Wireshark reads it
+	 */
+	if ((dlt == DLT_LINUX_SLL || dlt == DLT_LINUX_SLL2) &&
+	    type == SLL_PROTO_ETH) {
+		if (caplen - off < ETH_HLEN)
+			return DUMP_SKIP;
+		pkt->l2_self = !memcmp(p + off, p + off + 6, 6) &&
+			       memcmp(p + off, "\0\0\0\0\0\0", 6);
+		type = get_be16(p + off + 12);
+		off += ETH_HLEN;
+	}
 	rc = skip_vlans(p, caplen, &off, &type, pkt, err, errlen);
 	if (rc != DUMP_OK)
 		return rc;
@@ -400,11 +413,12 @@ int dump_parse_frame(int dlt, const uint8_t *p, uint32_t caplen,
  * @err: buffer for the reason of a DUMP_BAD result
  * @errlen: size of @err
  *
- * Checks the header of design section 4: magic, lengths against each
- * other and the UDP length, mode, type, the truncated flag against
- * orig_len. A record cut by the capture snaplen is valid when its header
- * is complete (@r->cap_trunc tells). hdr_ver below 3 is Alibaba's layout:
- * only the shared prefix is decoded; @r->payload is what follows it.
+ * Checks the header (Documentation/record-format.md): magic, lengths
+ * against each other and the UDP length, mode, type, the truncated flag
+ * against orig_len. A record cut by the capture snaplen is valid when its
+ * header is complete (@r->cap_trunc tells). hdr_ver below 3 is
+ * Alibaba's layout: only the shared prefix is decoded; @r->payload is
+ * what follows it.
  *
  * Return: DUMP_OK or DUMP_BAD.
  */

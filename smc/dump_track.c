@@ -43,11 +43,24 @@ struct range {
 	uint64_t e;
 };
 
-/* Disjoint, non-adjacent half-open ranges sorted by start. */
+/* Disjoint, non-adjacent half-open ranges sorted by start: a treap
+ * (a binary search tree by start, a heap by a random priority), so that
+ * adding a range costs O(log n) whatever the order records come in.
+ * ivset_flatten() turns it into the sorted array @v, @n for the report.
+ */
+struct ivnode {
+	struct ivnode *l;
+	struct ivnode *r;
+	uint64_t s;
+	uint64_t e;
+	uint32_t prio;
+};
+
 struct ivset {
+	struct ivnode *root;
+	size_t nodes;
 	struct range *v;
 	size_t n;
-	size_t cap;
 };
 
 struct ovl {
@@ -71,8 +84,13 @@ struct stream {
 	struct ivset have;	/* captured bytes */
 	struct ivset seen;	/* bytes covered by records */
 	bool has_base;
-	uint64_t base;		/* stream offset of file byte 0 */
-	uint64_t before_base;	/* records below base, not written */
+	uint64_t base;		/* stream offset of byte 0 of the file */
+	uint64_t wlo;		/* the bytes written span [wlo, whi) */
+	uint64_t whi;
+	uint64_t far;		/* records not written: beyond max_gap */
+	char *low_path;		/* bytes below base, in reverse order */
+	int low_fd;
+	bool low_created;
 	bool has_seqno;
 	uint16_t next_seqno;	/* SMC-R CDC seqno expected next */
 	uint64_t cdc_seq_gaps;
@@ -97,8 +115,20 @@ struct conn {
 	struct stream s[2];	/* 0 tx, 1 rx */
 };
 
+/* Connections seen per mode and token: open addressing */
+struct tokcnt {
+	uint32_t token;
+	uint8_t mode;
+	bool used;
+	unsigned int n;
+};
+
 struct dump_track {
 	char *dir;
+	uint64_t max_gap;
+	struct tokcnt *tok;
+	size_t tsize;		/* a power of two */
+	size_t tused;
 	struct conn **hash;
 	size_t hsize;
 	size_t nconn;
@@ -107,84 +137,166 @@ struct dump_track {
 	bool nomem;
 };
 
-static int ivset_grow(struct ivset *set)
+static uint32_t iv_rand(void)
 {
-	size_t cap = set->cap ? set->cap * 2 : 8;
-	struct range *v = realloc(set->v, cap * sizeof(*v));
+	static uint32_t x = 2463534242u;	/* xorshift32 */
 
-	if (!v)
-		return -1;
-	set->v = v;
-	set->cap = cap;
-	return 0;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return x;
+}
+
+/* Split @t into the ranges that end before @key (*@lo) and the rest. */
+static void iv_split_end(struct ivnode *t, uint64_t key, struct ivnode **lo,
+			 struct ivnode **hi)
+{
+	if (!t) {
+		*lo = NULL;
+		*hi = NULL;
+	} else if (t->e < key) {
+		iv_split_end(t->r, key, &t->r, hi);
+		*lo = t;
+	} else {
+		iv_split_end(t->l, key, lo, &t->l);
+		*hi = t;
+	}
+}
+
+/* Split @t into the ranges that start at or before @key and the rest. */
+static void iv_split_start(struct ivnode *t, uint64_t key, struct ivnode **lo,
+			   struct ivnode **hi)
+{
+	if (!t) {
+		*lo = NULL;
+		*hi = NULL;
+	} else if (t->s <= key) {
+		iv_split_start(t->r, key, &t->r, hi);
+		*lo = t;
+	} else {
+		iv_split_start(t->l, key, lo, &t->l);
+		*hi = t;
+	}
+}
+
+/* Join two treaps, every range of @a before every range of @b. */
+static struct ivnode *iv_merge(struct ivnode *a, struct ivnode *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	if (a->prio > b->prio) {
+		a->r = iv_merge(a->r, b);
+		return a;
+	}
+	b->l = iv_merge(a, b->l);
+	return b;
 }
 
 typedef void (*ovl_cb)(void *arg, uint64_t s, uint64_t e);
+
+/* Free the ranges of @t in order, calling @cb for each part of [s, e)
+ * they cover and widening [*ns, *ne) to cover them.
+ */
+static size_t iv_absorb(struct ivnode *t, uint64_t s, uint64_t e, ovl_cb cb,
+			void *arg, uint64_t *ns, uint64_t *ne)
+{
+	size_t k;
+
+	if (!t)
+		return 0;
+	k = iv_absorb(t->l, s, e, cb, arg, ns, ne);
+	if (cb) {
+		uint64_t os = s > t->s ? s : t->s;
+		uint64_t oe = e < t->e ? e : t->e;
+
+		if (os < oe)
+			cb(arg, os, oe);
+	}
+	if (t->s < *ns)
+		*ns = t->s;
+	if (t->e > *ne)
+		*ne = t->e;
+	k += 1 + iv_absorb(t->r, s, e, cb, arg, ns, ne);
+	free(t);
+	return k;
+}
 
 /* Add [s, e), s < e. @cb (may be NULL) sees each part already present. */
 static int ivset_add(struct ivset *set, uint64_t s, uint64_t e, ovl_cb cb,
 		     void *arg)
 {
-	size_t lo = 0, hi = set->n, i, j;
-	struct range *last;
+	struct ivnode *a, *m, *b, *n = malloc(sizeof(*n));
 	uint64_t ns = s, ne = e;
 
-	if (set->n) {
-		last = &set->v[set->n - 1];
-		if (s >= last->s && s <= last->e) {
-			if (s < last->e && cb)
-				cb(arg, s, e < last->e ? e : last->e);
-			if (e > last->e)
-				last->e = e;
-			return 0;
-		}
-	}
-	/* the first range that ends at or after s */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (set->v[mid].e < s)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	i = lo;
-	for (j = i; j < set->n && set->v[j].s <= e; j++) {
-		uint64_t os = s > set->v[j].s ? s : set->v[j].s;
-		uint64_t oe = e < set->v[j].e ? e : set->v[j].e;
-
-		if (cb && os < oe)
-			cb(arg, os, oe);
-		if (set->v[j].s < ns)
-			ns = set->v[j].s;
-		if (set->v[j].e > ne)
-			ne = set->v[j].e;
-	}
-	if (j == i) {
-		if (set->n == set->cap && ivset_grow(set))
-			return -1;
-		memmove(set->v + i + 1, set->v + i,
-			(set->n - i) * sizeof(*set->v));
-		set->n++;
-	} else {
-		memmove(set->v + i + 1, set->v + j,
-			(set->n - j) * sizeof(*set->v));
-		set->n -= j - i - 1;
-	}
-	set->v[i].s = ns;
-	set->v[i].e = ne;
+	if (!n)
+		return -1;
+	/* a: ranges that end before s; m: those touching [s, e]; b: after */
+	iv_split_end(set->root, s, &a, &m);
+	iv_split_start(m, e, &m, &b);
+	set->nodes -= iv_absorb(m, s, e, cb, arg, &ns, &ne);
+	n->l = NULL;
+	n->r = NULL;
+	n->s = ns;
+	n->e = ne;
+	n->prio = iv_rand();
+	set->root = iv_merge(iv_merge(a, n), b);
+	set->nodes++;
 	return 0;
+}
+
+static void iv_fill(const struct ivnode *t, struct range *v, size_t *i)
+{
+	while (t) {
+		iv_fill(t->l, v, i);
+		v[*i].s = t->s;
+		v[*i].e = t->e;
+		(*i)++;
+		t = t->r;
+	}
+}
+
+/* The ranges as a sorted array in @set->v, @set->n (0 when no memory). */
+static int ivset_flatten(struct ivset *set)
+{
+	size_t i = 0;
+
+	free(set->v);
+	set->v = NULL;
+	set->n = 0;
+	if (!set->nodes)
+		return 0;
+	set->v = malloc(set->nodes * sizeof(*set->v));
+	if (!set->v)
+		return -1;
+	iv_fill(set->root, set->v, &i);
+	set->n = i;
+	return 0;
+}
+
+static void iv_free(struct ivnode *t)
+{
+	while (t) {
+		struct ivnode *r = t->r;
+
+		iv_free(t->l);
+		free(t);
+		t = r;
+	}
 }
 
 /**
  * dump_track_new() - start tracking connections
  * @dir: follow: the directory for the stream files, created when missing;
  *	stats: NULL
+ * @max_gap: follow: records more than this many bytes away from the bytes
+ *	of their stream written so far are not written (0: no limit)
  *
  * Return: the tracker, or NULL with errno set (no memory, or @dir cannot
  * be created or is not a directory).
  */
-struct dump_track *dump_track_new(const char *dir)
+struct dump_track *dump_track_new(const char *dir, uint64_t max_gap)
 {
 	struct dump_track *t = calloc(1, sizeof(*t));
 	struct stat st;
@@ -204,6 +316,7 @@ struct dump_track *dump_track_new(const char *dir)
 			errno = ENOTDIR;
 			goto fail;
 		}
+		t->max_gap = max_gap;
 		t->dir = strdup(dir);
 		if (!t->dir)
 			goto fail;
@@ -250,6 +363,50 @@ static void rehash(struct dump_track *t)
 	t->hsize = n;
 }
 
+static size_t tok_slot(const struct tokcnt *tab, size_t size, uint8_t mode,
+		       uint32_t token)
+{
+	size_t i = ((token * 2654435761u) ^ mode) & (size - 1);
+
+	while (tab[i].used && (tab[i].token != token || tab[i].mode != mode))
+		i = (i + 1) & (size - 1);
+	return i;
+}
+
+/* How many connections with @mode and @token came before; counts one
+ * more. On no memory the count stays 0 and nomem is set.
+ */
+static unsigned int tok_count(struct dump_track *t, uint8_t mode,
+			      uint32_t token)
+{
+	size_t i;
+
+	if (2 * (t->tused + 1) > t->tsize) {
+		size_t n = t->tsize ? t->tsize * 2 : 256, j;
+		struct tokcnt *tab = calloc(n, sizeof(*tab));
+
+		if (!tab) {
+			t->nomem = true;
+			return 0;
+		}
+		for (j = 0; j < t->tsize; j++)
+			if (t->tok[j].used)
+				tab[tok_slot(tab, n, t->tok[j].mode,
+					     t->tok[j].token)] = t->tok[j];
+		free(t->tok);
+		t->tok = tab;
+		t->tsize = n;
+	}
+	i = tok_slot(t->tok, t->tsize, mode, token);
+	if (!t->tok[i].used) {
+		t->tok[i].used = true;
+		t->tok[i].mode = mode;
+		t->tok[i].token = token;
+		t->tused++;
+	}
+	return t->tok[i].n++;
+}
+
 static struct conn *conn_get(struct dump_track *t, const struct dump_pkt *pkt,
 			     const struct dump_rec *r)
 {
@@ -285,9 +442,9 @@ static struct conn *conn_get(struct dump_track *t, const struct dump_pkt *pkt,
 	c->rport = rp;
 	c->s[0].fd = -1;
 	c->s[1].fd = -1;
-	for (struct conn *o = t->first; o; o = o->next)
-		if (o->mode == c->mode && o->token == c->token)
-			c->dup++;
+	c->s[0].low_fd = -1;
+	c->s[1].low_fd = -1;
+	c->dup = tok_count(t, c->mode, c->token);
 	c->hnext = t->hash[i];
 	t->hash[i] = c;
 	if (t->last)
@@ -308,40 +465,64 @@ static void close_all(struct dump_track *t)
 
 	for (c = t->first; c; c = c->next)
 		for (d = 0; d < 2; d++)
+		{
 			if (c->s[d].fd >= 0) {
 				close(c->s[d].fd);
 				c->s[d].fd = -1;
 			}
+			if (c->s[d].low_fd >= 0) {
+				close(c->s[d].low_fd);
+				c->s[d].low_fd = -1;
+			}
+		}
 }
 
-static int stream_fd(struct dump_track *t, struct conn *c, int dir)
+static int stream_name(struct dump_track *t, struct conn *c, int dir)
 {
 	struct stream *s = &c->s[dir];
 	char name[64];
+
+	if (s->path)
+		return 0;
+	if (c->dup)
+		snprintf(name, sizeof(name), "%s-%08x-%u-%s.bin",
+			 c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
+			 c->token, c->dup + 1, dir ? "rx" : "tx");
+	else
+		snprintf(name, sizeof(name), "%s-%08x-%s.bin",
+			 c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
+			 c->token, dir ? "rx" : "tx");
+	if (asprintf(&s->path, "%s/%s", t->dir, name) < 0) {
+		s->path = NULL;
+		return -1;
+	}
+	if (asprintf(&s->low_path, "%s/.%s.low", t->dir, name) < 0) {
+		s->low_path = NULL;
+		free(s->path);
+		s->path = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The stream's file, or with @low the file of the bytes below base */
+static int stream_fd(struct dump_track *t, struct conn *c, int dir, bool low)
+{
+	struct stream *s = &c->s[dir];
+	int *fd = low ? &s->low_fd : &s->fd;
+	bool *created = low ? &s->low_created : &s->created;
 	int flags, tries;
 
-	if (s->fd >= 0)
-		return s->fd;
-	if (!s->path) {
-		if (c->dup)
-			snprintf(name, sizeof(name), "%s-%08x-%u-%s.bin",
-				 c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
-				 c->token, c->dup + 1, dir ? "rx" : "tx");
-		else
-			snprintf(name, sizeof(name), "%s-%08x-%s.bin",
-				 c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
-				 c->token, dir ? "rx" : "tx");
-		if (asprintf(&s->path, "%s/%s", t->dir, name) < 0) {
-			s->path = NULL;
-			return -1;
-		}
-	}
-	flags = O_RDWR | O_CLOEXEC | (s->created ? 0 : O_CREAT | O_TRUNC);
+	if (*fd >= 0)
+		return *fd;
+	if (stream_name(t, c, dir))
+		return -1;
+	flags = O_RDWR | O_CLOEXEC | (*created ? 0 : O_CREAT | O_TRUNC);
 	for (tries = 0; tries < 2; tries++) {
-		s->fd = open(s->path, flags, 0644);
-		if (s->fd >= 0) {
-			s->created = true;
-			return s->fd;
+		*fd = open(low ? s->low_path : s->path, flags, 0644);
+		if (*fd >= 0) {
+			*created = true;
+			return *fd;
 		}
 		if (errno != EMFILE && errno != ENFILE)
 			break;
@@ -350,31 +531,95 @@ static int stream_fd(struct dump_track *t, struct conn *c, int dir)
 	return -1;
 }
 
-static void stream_write(struct dump_track *t, struct conn *c, int dir,
-			 const uint8_t *p, uint32_t len, uint64_t pos)
+static int write_all(int fd, const uint8_t *p, size_t len, uint64_t pos)
 {
-	struct stream *s = &c->s[dir];
-	int fd;
-
-	if (s->werr)
-		return;
-	fd = stream_fd(t, c, dir);
-	if (fd < 0) {
-		s->werr = errno ? errno : EIO;
-		return;
-	}
 	while (len) {
 		ssize_t n = pwrite(fd, p, len, (off_t)pos);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			s->werr = n < 0 ? errno : EIO;
+		if (n <= 0)
+			return n < 0 ? errno : EIO;
+		p += n;
+		len -= (size_t)n;
+		pos += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* Stream bytes [x, x + n) into @buf: from the file when x >= base, else
+ * from the low file, where stream byte y < base is at base - 1 - y. The
+ * range lies on one side of base. Returns 0 or -1.
+ */
+static int stream_pread(struct dump_track *t, struct conn *c, int dir,
+			uint8_t *buf, size_t n, uint64_t x)
+{
+	struct stream *s = &c->s[dir];
+	bool low = x < s->base;
+	uint64_t pos = low ? s->base - (x + n) : x - s->base;
+	int fd = stream_fd(t, c, dir, low);
+	ssize_t got;
+	size_t i;
+
+	if (fd < 0)
+		return -1;
+	got = pread(fd, buf, n, (off_t)pos);
+	if (got < 0)
+		return -1;
+	if ((size_t)got < n)	/* a sparse end: zeros */
+		memset(buf + got, 0, n - (size_t)got);
+	if (low)
+		for (i = 0; i < n / 2; i++) {
+			uint8_t b = buf[i];
+
+			buf[i] = buf[n - 1 - i];
+			buf[n - 1 - i] = b;
+		}
+	return 0;
+}
+
+/* Write stream bytes [off, off + len): at or above base to the file, below
+ * it reversed to the low file (dump_track_report() puts them in place).
+ */
+static void stream_write(struct dump_track *t, struct conn *c, int dir,
+			 const uint8_t *p, uint32_t len, uint64_t off)
+{
+	struct stream *s = &c->s[dir];
+	uint64_t end = off + len;
+	int fd;
+
+	if (s->werr)
+		return;
+	if (end > s->base) {
+		uint64_t from = off > s->base ? off : s->base;
+
+		fd = stream_fd(t, c, dir, false);
+		if (fd < 0) {
+			s->werr = errno ? errno : EIO;
 			return;
 		}
-		p += n;
-		len -= (uint32_t)n;
-		pos += (uint64_t)n;
+		s->werr = write_all(fd, p + (from - off), end - from,
+				    from - s->base);
+		if (s->werr)
+			return;
+	}
+	if (off < s->base) {
+		uint64_t to = end < s->base ? end : s->base;
+		size_t n = to - off, i;
+		uint8_t *rev = malloc(n);
+
+		if (!rev) {
+			s->werr = ENOMEM;
+			return;
+		}
+		for (i = 0; i < n; i++)
+			rev[i] = p[n - 1 - i];
+		fd = stream_fd(t, c, dir, true);
+		if (fd < 0)
+			s->werr = errno ? errno : EIO;
+		else
+			s->werr = write_all(fd, rev, n, s->base - to);
+		free(rev);
 	}
 }
 
@@ -385,24 +630,25 @@ struct ovl_arg {
 	int dir;
 	const uint8_t *p;	/* record payload */
 	uint64_t off;		/* its stream offset */
+	uint64_t cur;		/* the record's bytes before are done */
+	bool write;		/* follow writes this record */
 };
 
 static int same_bytes(struct ovl_arg *a, uint64_t s, uint64_t e)
 {
 	struct stream *st = &a->c->s[a->dir];
 	uint8_t buf[4096];
-	int fd;
 
-	if (!a->t->dir || st->werr || s < st->base)
-		return -1;
-	fd = stream_fd(a->t, a->c, a->dir);
-	if (fd < 0)
+	/* nothing written there: a record skipped for max_gap */
+	if (!a->t->dir || st->werr || !st->has_base || s < st->wlo ||
+	    e > st->whi)
 		return -1;
 	while (s < e) {
 		size_t n = e - s > sizeof(buf) ? sizeof(buf) : (size_t)(e - s);
-		ssize_t got = pread(fd, buf, n, (off_t)(s - st->base));
 
-		if (got != (ssize_t)n)
+		if (s < st->base && s + n > st->base)
+			n = st->base - s;
+		if (stream_pread(a->t, a->c, a->dir, buf, n, s))
 			return -1;
 		if (memcmp(buf, a->p + (s - a->off), n))
 			return 0;
@@ -416,6 +662,15 @@ static void on_overlap(void *arg, uint64_t s, uint64_t e)
 	struct ovl_arg *a = arg;
 	struct stream *st = &a->c->s[a->dir];
 	int same = same_bytes(a, s, e);
+
+	/* the file keeps the bytes that came first: write what lies
+	 * between the overlaps
+	 */
+	if (a->write && a->cur < s)
+		stream_write(a->t, a->c, a->dir, a->p + (a->cur - a->off),
+			     (uint32_t)(s - a->cur), a->cur);
+	if (e > a->cur)
+		a->cur = e;
 
 	st->overlaps++;
 	st->overlap_bytes += e - s;
@@ -470,6 +725,7 @@ void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 	int dir = r->flags & SMC_DUMP_F_RX ? 1 : 0;
 	struct conn *c = conn_get(t, pkt, r);
 	struct ovl_arg a;
+	uint64_t end;
 	struct stream *s;
 
 	if (!c)
@@ -488,34 +744,117 @@ void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 		s->trunc++;
 		s->trunc_bytes += r->orig_len - r->payload_len;
 	}
-	if (!s->has_base) {
-		s->has_base = true;
-		s->base = r->offset;
-	}
 	if (r->orig_len && ivset_add(&s->seen, r->offset,
 				     r->offset + r->orig_len, NULL, NULL))
 		t->nomem = true;
 	if (!r->payload_len)
 		return;
+	end = r->offset + r->payload_len;
 	a.t = t;
 	a.c = c;
 	a.dir = dir;
 	a.p = r->payload;
 	a.off = r->offset;
-	if (ivset_add(&s->have, r->offset, r->offset + r->payload_len,
-		      on_overlap, &a))
-		t->nomem = true;
-	if (!t->dir)
-		return;
-	if (r->offset < s->base) {
-		s->before_base++;
-		return;
+	a.cur = r->offset;
+	a.write = t->dir != NULL;
+	if (a.write && !s->has_base) {
+		s->has_base = true;
+		s->base = r->offset;
+		s->wlo = r->offset;
+		s->whi = end;
+	} else if (a.write && t->max_gap &&
+		   ((r->offset > s->whi && r->offset - s->whi > t->max_gap) ||
+		    (end < s->wlo && s->wlo - end > t->max_gap))) {
+		a.write = false;
+		if (!s->far++ && !stream_name(t, c, dir))
+			fprintf(stderr,
+				"smc dump: %s: record at offset %" PRIu64
+				" is more than max-gap %" PRIu64
+				" bytes away from the stream's bytes, not written\n",
+				strrchr(s->path, '/') + 1, r->offset,
+				t->max_gap);
 	}
-	stream_write(t, c, dir, r->payload, r->payload_len,
-		     r->offset - s->base);
+	/* on_overlap() writes the new parts before each overlap */
+	if (ivset_add(&s->have, r->offset, end, on_overlap, &a))
+		t->nomem = true;
+	if (!a.write)
+		return;
+	if (a.cur < end)
+		stream_write(t, c, dir, r->payload + (a.cur - r->offset),
+			     (uint32_t)(end - a.cur), a.cur);
+	if (r->offset < s->wlo)
+		s->wlo = r->offset;
+	if (end > s->whi)
+		s->whi = end;
 }
 
 /* ---- report ---- */
+
+/* A stream that got bytes below its first record's offset: write the file
+ * again from the lowest offset written, out of the two files.
+ */
+static void stream_finish(struct dump_track *t, struct conn *c, int dir)
+{
+	struct stream *s = &c->s[dir];
+	const struct ivset *h = &s->have;
+	uint8_t *buf = NULL;
+	char *tmp = NULL;
+	int fd = -1, err = 0;
+	size_t i;
+
+	if (!s->low_created || s->werr)
+		goto out;
+	buf = malloc(1 << 16);
+	if (!buf || asprintf(&tmp, "%s.tmp", s->low_path) < 0) {
+		tmp = NULL;
+		err = ENOMEM;
+		goto out;
+	}
+	fd = open(tmp, O_RDWR | O_CLOEXEC | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	for (i = 0; i < h->n && !err; i++) {
+		uint64_t x = h->v[i].s > s->wlo ? h->v[i].s : s->wlo;
+		uint64_t e = h->v[i].e < s->whi ? h->v[i].e : s->whi;
+
+		while (x < e && !err) {
+			size_t n = e - x > (1 << 16) ? 1 << 16 : e - x;
+
+			if (x < s->base && x + n > s->base)
+				n = s->base - x;
+			if (stream_pread(t, c, dir, buf, n, x))
+				err = errno ? errno : EIO;
+			else
+				err = write_all(fd, buf, n, x - s->wlo);
+			x += n;
+		}
+	}
+	if (!err && rename(tmp, s->path))
+		err = errno;
+	if (!err)
+		s->base = s->wlo;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp && err)
+		unlink(tmp);
+	if (err)
+		s->werr = err;
+	if (s->low_created) {
+		if (s->low_fd >= 0)
+			close(s->low_fd);
+		s->low_fd = -1;
+		if (s->fd >= 0)
+			close(s->fd);
+		s->fd = -1;
+		unlink(s->low_path);
+		s->low_created = false;
+	}
+	free(tmp);
+	free(buf);
+}
 
 /* Holes and truncated parts of a stream: the gaps of @have inside the
  * span of @seen, split by @seen. @cb gets each; returns nothing.
@@ -704,11 +1043,16 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 		else
 			print_u64(PRINT_JSON, "overlaps_differing", NULL,
 				  st->overlap_diff);
-		if (st->before_base)
-			print_u64(PRINT_ANY, "before_start",
-				  " before-start %" PRIu64, st->before_base);
+		if (st->overlap_diff && st->path)
+			fprintf(stderr,
+				"smc dump: %s: conflict: %" PRIu64
+				" overlapping ranges hold different bytes\n",
+				strrchr(st->path, '/') + 1, st->overlap_diff);
+		if (st->far)
+			print_u64(PRINT_ANY, "beyond_max_gap",
+				  " beyond-max-gap %" PRIu64, st->far);
 		else
-			print_u64(PRINT_JSON, "before_start", NULL, 0);
+			print_u64(PRINT_JSON, "beyond_max_gap", NULL, 0);
 		if (st->werr) {
 			tot->werrs++;
 			print_string(PRINT_ANY, "write_error",
@@ -740,12 +1084,11 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 	close_json_object();
 }
 
-static void fmt_link(const struct dump_ctx *c, const struct dump_link *l,
-		     char *buf, size_t len)
+static void fmt_link(const struct dump_link *l, char *buf, size_t len)
 {
 	size_t i, n = 0;
 
-	if (c->dlt == DLT_LINUX_SLL2 && l->key_len == 4) {
+	if (l->ifindex && l->key_len == 4) {
 		snprintf(buf, len, "ifindex %u", get_be32(l->key));
 		return;
 	}
@@ -781,6 +1124,12 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
 	open_json_object(NULL);
 	open_json_array(PRINT_JSON, "connections");
 	for (k = t->first; k; k = k->next) {
+		for (i = 0; i < 2; i++)
+			if (ivset_flatten(&k->s[i].have) ||
+			    ivset_flatten(&k->s[i].seen))
+				t->nomem = true;
+			else if (t->dir)
+				stream_finish(t, k, (int)i);
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "mode", "%s",
 			     k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr");
@@ -810,7 +1159,7 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
 		gaps += l->gaps;
 		lost += l->lost;
 		open_json_object(NULL);
-		fmt_link(c, l, buf, sizeof(buf));
+		fmt_link(l, buf, sizeof(buf));
 		print_string(PRINT_ANY, "link", "link %s", buf);
 		print_u64(PRINT_ANY, "records", " records %" PRIu64,
 			  l->records);
@@ -860,13 +1209,13 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
 		  tot.cdc_seq_gaps);
 	if (t->dir)
 		print_u64(PRINT_ANY, "files", " files %" PRIu64, tot.files);
-	if (t->nomem)
+	if (t->nomem || c->nomem)
 		print_bool(PRINT_ANY, "out_of_memory", " out-of-memory %s",
 			   true);
 	close_json_object();
 	print_nl();
 	close_json_object();
-	return tot.werrs || t->nomem ? 3 : 0;
+	return tot.werrs || t->nomem || c->nomem ? 3 : 0;
 }
 
 /**
@@ -884,14 +1233,20 @@ void dump_track_free(struct dump_track *t)
 	for (c = t->first; c; c = n) {
 		n = c->next;
 		for (d = 0; d < 2; d++) {
+			iv_free(c->s[d].have.root);
+			iv_free(c->s[d].seen.root);
 			free(c->s[d].have.v);
 			free(c->s[d].seen.v);
 			free(c->s[d].ovl);
+			if (c->s[d].low_created)
+				unlink(c->s[d].low_path);
+			free(c->s[d].low_path);
 			free(c->s[d].path);
 		}
 		free(c);
 	}
 	free(t->hash);
+	free(t->tok);
 	free(t->dir);
 	free(t);
 }

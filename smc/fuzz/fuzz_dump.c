@@ -109,7 +109,7 @@ static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
 	c->cdc_big_endian = opt & 8;
 	c->ns_digits = opt & 0x80 ? 9 : 6;
 	if (cmd == DUMP_CMD_STATS) {
-		c->track = dump_track_new(NULL);
+		c->track = dump_track_new(NULL, 0);
 		if (!c->track)
 			abort();
 	}
@@ -130,7 +130,7 @@ static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
 		dump_track_report(c->track, c);
 	delete_json_obj();
 	dump_track_free(c->track);
-	free(c);
+	dump_ctx_free(c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -115,6 +115,8 @@ for n, r in sorted(recs.items()):
         bad(n, "malformed expert info", r.get("error"),
             v["smcdump.expert.malformed"])
     mode = {1: "smcr", 2: "smcd"}
+    # smc-dump(8): mode and type are strings, "mode-N", "type-N" unknown
+    mname = lambda s: mode.get(int(s), "mode-%d" % int(s))
     t = r["type"]
     done.add("type")
     if t == "malformed":
@@ -122,7 +124,7 @@ for n, r in sorted(recs.items()):
         absent(["smcdump.seq", "smcdump.token", "smcdump.dir"] + CDC_FIELDS,
                "on a record the decoder could not read")
     elif t == "legacy":
-        eq("mode", "smcdump.mode", lambda s: mode.get(int(s), int(s)))
+        eq("mode", "smcdump.mode", mname)
         eq("hdr_ver", "smcdump.hdr_ver", int)
         eq("smc_ver", "smcdump.smc_ver", int)
         eq("rec_type", "smcdump.type",
@@ -137,8 +139,8 @@ for n, r in sorted(recs.items()):
                CDC_FIELDS, "on a legacy record")
     else:
         eq("type", "smcdump.type",
-           lambda s: {1: "data", 2: "cdc"}.get(int(s), int(s)))
-        eq("mode", "smcdump.mode", lambda s: mode.get(int(s), int(s)))
+           lambda s: {1: "data", 2: "cdc"}.get(int(s), "type-%d" % int(s)))
+        eq("mode", "smcdump.mode", mname)
         eq("dir", "smcdump.dir")
         eq("dir", "smcdump.flags.rx", lambda s: "rx" if s == "1" else "tx")
         eq("token", "smcdump.token")

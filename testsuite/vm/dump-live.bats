@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# smc dump read - behind a live capture (issue 17, defect 3): with
+# `tcpdump -U -w - | smc dump read -` the first record must be printed
+# within a second of its arrival, while tcpdump still runs, not when 4 KiB
+# have come or the pipe closes.
+
+load lib
+
+setup_file() {
+	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
+	ensure_ueid
+}
+
+setup() {
+	vm_only
+}
+
+teardown() {
+	[ -n "${TD_PID:-}" ] && kill "$TD_PID" 2>/dev/null
+	ip link del smcd9 2>/dev/null || true
+	return 0
+}
+
+@test "tcpdump -U -w - | smc dump read -: the first record within a second" {
+	local out=$BATS_TEST_TMPDIR/live.out i t0 t1
+	ip link add smcd9 type smc-dummy mode smcd
+	ip link set smcd9 up
+	# the pipeline in its own process group, so that teardown ends it
+	set -m
+	( tcpdump -i smcd9 -U -w - 2>"$BATS_TEST_TMPDIR/td.log" |
+		"$SMC" dump read - >"$out" ) &
+	TD_PID=$!
+	set +m
+	for i in $(seq 100); do
+		grep -q "listening on" "$BATS_TEST_TMPDIR/td.log" && break
+		sleep 0.1
+	done
+	# one small transfer: a few records, far below 4 KiB of capture
+	t0=$(date +%s%N)
+	transfer 127.0.0.1 100 1 >/dev/null
+	for i in $(seq 20); do
+		[ -s "$out" ] && break
+		sleep 0.1
+	done
+	t1=$(date +%s%N)
+	cat "$out"
+	# tcpdump still runs: the record came through the open pipe
+	kill -0 "$TD_PID"
+	[ -s "$out" ]
+	grep -q "SMC-D" "$out"
+	echo "first record after $(((t1 - t0) / 1000000)) ms (transfer included)"
+	kill -- -"$TD_PID" 2>/dev/null || kill "$TD_PID"
+	wait "$TD_PID" 2>/dev/null || :
+	TD_PID=
+}
