@@ -2,7 +2,10 @@
 #   make demo    build everything, boot the patched kernel in QEMU, move SMC
 #                traffic and show it
 #   make check   host tests and VM tests (bats)
-# Both install their Debian packages first (make deps, as root).
+# Both install their Debian packages first (make deps, as root). No other
+# target runs apt: `make`, `make tools` and `make install` only build, and
+# `make kernel` or `make iproute2` say "run 'make deps'" when a package is
+# missing.
 
 PREFIX ?= /usr
 DESTDIR ?=
@@ -14,50 +17,64 @@ deps:
 	@bash scripts/deps.sh
 
 # User-space tools: the smc command, the ip link plugin, test helpers.
-tools: deps
+tools:
+	$(MAKE) -C lib
 	$(MAKE) -C smc
 	$(MAKE) -C testsuite/tools
 	$(MAKE) -C ip
 
-kernel: deps
+kernel:
 	@bash scripts/build-kernel.sh test >/dev/null
 
-kernel-bench: deps
+kernel-bench:
 	@bash scripts/build-kernel.sh bench >/dev/null
 
-iproute2: deps
+iproute2:
 	@bash scripts/build-iproute2.sh >/dev/null
 
 # Debian's unmodified 6.12 kernel and an initramfs for run-vm --stock
-# (scripts/stock-kernel.sh; cached under build/stock/KVER)
-stock-kernel: deps
+# (scripts/stock-kernel.sh; cached under build/stock/KVER); downloads it
+# with apt-get download, so make deps comes first.
+stock-kernel:
 	@bash scripts/stock-kernel.sh >/dev/null
+
+# The targets that run something first install the packages (deps), then
+# build what they need: a second make, so that deps is done before any
+# build starts, also under make -j.
+BUILD = @$(MAKE) --no-print-directory
 
 # Every tier, one tally (scripts/check.sh); check-host, check-vm and
 # check-stock run one.
-check: tools kernel iproute2 stock-kernel
+check: deps
+	$(BUILD) tools kernel iproute2 stock-kernel
 	bash scripts/check.sh
 
-check-host: tools iproute2
+check-host: deps
+	$(BUILD) tools iproute2
 	bats --print-output-on-failure testsuite/host
 
-check-vm: tools kernel iproute2
+check-vm: deps
+	$(BUILD) tools kernel iproute2
 	bash testsuite/vm/run-suite testsuite/vm
 
 # The smc command against Debian's unmodified kernel (testsuite/stock)
-check-stock: tools stock-kernel
+check-stock: deps
+	$(BUILD) tools stock-kernel
 	bash testsuite/stock/run-suite testsuite/stock
 
 # Only the stress and netlink fuzz tests of the VM tier (testsuite/vm/stress.bats)
-check-stress: tools kernel iproute2
+check-stress: deps
+	$(BUILD) tools kernel iproute2
 	bash testsuite/vm/run-suite testsuite/vm -f '^(stress|netlink fuzz):'
 
-demo: tools kernel iproute2
+demo: deps
+	$(BUILD) tools kernel iproute2
 	bash scripts/demo.sh
 
 # Kernel cost, capture completeness and decoder speed, one table
 # (scripts/bench.sh; builds the non-debug bench kernel on demand).
-bench: tools iproute2
+bench: deps
+	$(BUILD) tools iproute2
 	bash scripts/bench.sh
 
 # Debian packages smc-dump and smc-dump-dkms in build/deb/, lintian-checked
@@ -71,6 +88,7 @@ install: tools
 	$(MAKE) -C contrib/wireshark install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 
 clean:
+	$(MAKE) -C lib clean
 	$(MAKE) -C smc clean
 	$(MAKE) -C testsuite/tools clean
 	$(MAKE) -C ip clean

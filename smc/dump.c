@@ -2,7 +2,7 @@
 /*
  * smc dump: the `read`, `follow` and `stats` commands, which decode
  * captures of smc-dummy links (and of the TCP handshake) with libpcap.
- * `start`, `stop` and `show` live in dump_capture.c.
+ * `start`, `stop` and `show` live in capture.c and capture_ctl.c.
  *
  * Exit status: 0 all decoded, 1 malformed records or CLC messages seen
  * (the rest was decoded), 2 usage error, 3 the capture cannot be opened

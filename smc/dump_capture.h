@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smc dump start, stop and show: captures through an smc-dummy link and
- * tcpdump (dump_capture.c). dump.c dispatches to these.
+ * tcpdump (capture.c; stop and show: capture_ctl.c; design:
+ * Documentation/capture.md). dump.c dispatches to these.
  *
  * Exit status of each: 0 success, 1 failure, 2 usage error.
  */

@@ -413,11 +413,12 @@ int dump_parse_frame(int dlt, const uint8_t *p, uint32_t caplen,
  * @err: buffer for the reason of a DUMP_BAD result
  * @errlen: size of @err
  *
- * Checks the header of design section 4: magic, lengths against each
- * other and the UDP length, mode, type, the truncated flag against
- * orig_len. A record cut by the capture snaplen is valid when its header
- * is complete (@r->cap_trunc tells). hdr_ver below 3 is Alibaba's layout:
- * only the shared prefix is decoded; @r->payload is what follows it.
+ * Checks the header (Documentation/record-format.md): magic, lengths
+ * against each other and the UDP length, mode, type, the truncated flag
+ * against orig_len. A record cut by the capture snaplen is valid when its
+ * header is complete (@r->cap_trunc tells). hdr_ver below 3 is
+ * Alibaba's layout: only the shared prefix is decoded; @r->payload is
+ * what follows it.
  *
  * Return: DUMP_OK or DUMP_BAD.
  */

@@ -9,11 +9,10 @@
 #include <string.h>
 
 #include "smc.h"
+#include "utils.h"
 
 /* Release of smc-dump this command belongs to */
 #define VERSION "0.1"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The global options of smc.h: flags, show_details counts -d */
 int json;
@@ -29,35 +28,6 @@ static void usage(FILE *fp)
 		"where  OBJECT := { ueid | stats | socket | dump }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -V[ersion] | -h[elp] }\n");
-}
-
-/**
- * matches() - iproute2-style abbreviation match
- * @arg: what the user typed
- * @pattern: the full keyword
- *
- * Return: true when @arg is a non-empty prefix of @pattern (so "s",
- * "st" and "stats" all match "stats").
- */
-bool matches(const char *arg, const char *pattern)
-{
-	size_t len = strlen(arg);
-
-	return len && len <= strlen(pattern) && !strncmp(arg, pattern, len);
-}
-
-/**
- * invarg() - report an invalid argument
- * @msg: what is wrong with it
- * @arg: the argument as typed
- *
- * Prints 'Error: argument "ARG" is wrong: MSG' on stderr.
- * Return: 2, the exit status of a usage error.
- */
-int invarg(const char *msg, const char *arg)
-{
-	fprintf(stderr, "Error: argument \"%s\" is wrong: %s\n", arg, msg);
-	return 2;
 }
 
 static int do_help(int argc, char **argv);
@@ -80,7 +50,7 @@ static const struct cmd *find_object(const char *name)
 
 	/* first match in table order wins, as in iproute2 */
 	for (c = cmds; c->name; c++)
-		if (matches(name, c->name))
+		if (matches(name, c->name) == 0)
 			return c;
 	return NULL;
 }
@@ -89,7 +59,7 @@ static int unknown_object(const char *name)
 {
 	fprintf(stderr, "Object \"%s\" is unknown, try \"smc help\".\n",
 		name);
-	return 2;
+	return EXIT_USAGE;
 }
 
 /* smc help [OBJECT]: the general usage, or the object's own help */
@@ -101,14 +71,14 @@ static int do_help(int argc, char **argv)
 
 	if (argc < 1) {
 		usage(stdout);
-		return 0;
+		return EXIT_OK;
 	}
 	c = find_object(argv[0]);
 	if (!c)
 		return unknown_object(argv[0]);
 	if (c->func == do_help) {
 		usage(stdout);
-		return 0;
+		return EXIT_OK;
 	}
 	return c->func(1, hargv);
 }
@@ -147,7 +117,7 @@ static enum opt parse_option(const char *arg)
 	if (!strcmp(name, "version"))
 		return OPT_VERSION;
 	for (i = 0; i < ARRAY_SIZE(opts); i++) {
-		if (!matches(name, opts[i].name))
+		if (matches(name, opts[i].name))
 			continue;
 		if (!strcmp(name, opts[i].name))
 			return i;
@@ -164,7 +134,7 @@ static int finish(int ret)
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "Error: cannot write the output: %s\n",
 			strerror(errno));
-		return 1;
+		return EXIT_FAIL;
 	}
 	return ret;
 }
@@ -208,20 +178,20 @@ int main(int argc, char **argv)
 			break;
 		case OPT_VERSION:
 			printf("smc utility, smc-dump %s\n", VERSION);
-			return finish(0);
+			return finish(EXIT_OK);
 		case OPT_HELP:
 			usage(stdout);
-			return finish(0);
+			return finish(EXIT_OK);
 		case OPT_AMBIGUOUS:
 			fprintf(stderr,
 				"Option \"%s\" is ambiguous, try \"smc -help\".\n",
 				argv[1]);
-			return 2;
+			return EXIT_USAGE;
 		default:
 			fprintf(stderr,
 				"Option \"%s\" is unknown, try \"smc -help\".\n",
 				argv[1]);
-			return 2;
+			return EXIT_USAGE;
 		}
 		argc--;
 		argv++;
@@ -229,7 +199,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		usage(stderr);
-		return 2;
+		return EXIT_USAGE;
 	}
 	c = find_object(argv[1]);
 	if (!c)

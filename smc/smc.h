@@ -29,8 +29,9 @@ int do_socket(int argc, char **argv);
  */
 int smcss_main(int argc, char **argv, const char *version);
 
-/* Helpers of smc.c */
-bool matches(const char *arg, const char *pattern); /* abbreviation match, iproute2 style */
-int invarg(const char *msg, const char *arg);	/* "Error: argument "arg" is wrong: msg", returns 2 */
+/* matches(), invarg(), duparg() and the exit codes EXIT_OK, EXIT_FAIL,
+ * EXIT_USAGE: lib/utils.c
+ */
+#include "utils.h"
 
 #endif /* SMC_H */

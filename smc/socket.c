@@ -1044,7 +1044,7 @@ static int bad_combination(const char *a, const char *b, const char *help)
 {
 	fprintf(stderr, "Error: \"%s\" together with \"%s\" is not supported, try \"%s\".\n",
 		a, b, help);
-	return 2;
+	return EXIT_USAGE;
 }
 
 /* smcss's rules: one mode filter, and listening sockets have no details */
@@ -1073,7 +1073,7 @@ static int invarg_socket(const char *arg)
 	fprintf(stderr,
 		"Error: unknown argument \"%s\", try \"smc socket help\".\n",
 		arg);
-	return 2;
+	return EXIT_USAGE;
 }
 
 /**
@@ -1098,22 +1098,22 @@ int do_socket(int argc, char **argv)
 	struct sock_opts o = { 0 };
 	int i, ret;
 
-	if (argc >= 1 && matches(argv[0], "help")) {
+	if (argc >= 1 && matches(argv[0], "help") == 0) {
 		usage(stdout);
-		return 0;
+		return EXIT_OK;
 	}
 	if (argc >= 1 && !strcmp(argv[0], "reasons"))
 		return do_reasons(argc - 1, argv + 1);
-	if (argc >= 1 && matches(argv[0], "show")) {
+	if (argc >= 1 && matches(argv[0], "show") == 0) {
 		argc--;
 		argv++;
 	}
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (matches(a, "all"))
+		if (matches(a, "all") == 0)
 			o.all = true;
-		else if (matches(a, "listening"))
+		else if (matches(a, "listening") == 0)
 			o.listening = true;
 		else if (!strcmp(a, "smcd"))
 			o.smcd = true;
@@ -1125,14 +1125,14 @@ int do_socket(int argc, char **argv)
 			json = 1;
 		else if (!strcmp(a, "-p") || !strcmp(a, "-pretty"))
 			pretty = 1;
-		else if (matches(a, "help"))
+		else if (matches(a, "help") == 0)
 			break;
 		else
 			return invarg_socket(a);
 	}
 	if (i < argc) {
 		usage(stdout);
-		return 0;
+		return EXIT_OK;
 	}
 	ret = check_opts(&o, false);
 	if (ret)
@@ -1223,20 +1223,20 @@ int smcss_main(int argc, char **argv, const char *version)
 		case 'v':
 		case 'V':
 			printf("smcss utility, smc-dump %s\n", version);
-			return 0;
+			return EXIT_OK;
 		case 'h':
 			smcss_usage(stdout, prog);
-			return 0;
+			return EXIT_OK;
 		default:
 			smcss_usage(stderr, prog);
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "%s: unexpected argument \"%s\"\n", prog,
 			argv[optind]);
 		smcss_usage(stderr, prog);
-		return 2;
+		return EXIT_USAGE;
 	}
 	ret = check_opts(&o, true);
 	if (ret)

@@ -631,25 +631,25 @@ int do_stats(int argc, char **argv)
 	struct smc_genl g;
 	int ret;
 
-	if (argc >= 1 && matches(argv[0], "help")) {
+	if (argc >= 1 && matches(argv[0], "help") == 0) {
 		usage(stdout);
-		return 0;
+		return EXIT_OK;
 	}
-	if (argc >= 1 && !matches(argv[0], "show")) {
+	if (argc >= 1 && matches(argv[0], "show")) {
 		fprintf(stderr,
 			"Command \"%s\" is unknown, try \"smc stats help\".\n",
 			argv[0]);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (argc > 1) {
 		fprintf(stderr,
 			"Error: unexpected argument \"%s\", try \"smc stats help\".\n",
 			argv[1]);
-		return 2;
+		return EXIT_USAGE;
 	}
 
 	if (smc_genl_open(&g))
-		return 1;
+		return EXIT_FAIL;
 	memset(&s, 0, sizeof(s));
 	ret = get_stats(&g, &s);
 	smc_genl_close(&g);
@@ -663,5 +663,5 @@ int do_stats(int argc, char **argv)
 	} else {
 		print_text(&s);
 	}
-	return 0;
+	return EXIT_OK;
 }

@@ -75,7 +75,7 @@ static int eid_invalid(const char *arg, const char *rule, size_t pos)
 		fprintf(stderr, " at position %zu", pos + 1);
 	}
 	fputc('\n', stderr);
-	return 2;
+	return EXIT_USAGE;
 }
 
 /*
@@ -254,7 +254,7 @@ static int command_unknown(const char *cmd)
 {
 	fprintf(stderr,
 		"Command \"%s\" is unknown, try \"smc ueid help\".\n", cmd);
-	return 2;
+	return EXIT_USAGE;
 }
 
 static int too_many(const char *arg)
@@ -262,7 +262,7 @@ static int too_many(const char *arg)
 	fprintf(stderr,
 		"Error: unexpected argument \"%s\", try \"smc ueid help\".\n",
 		arg);
-	return 2;
+	return EXIT_USAGE;
 }
 
 /**
@@ -281,38 +281,40 @@ int do_ueid(int argc, char **argv)
 	uint8_t cmd;
 	int ret;
 
-	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
+	if (argc < 1 || matches(argv[0], "show") == 0 ||
+	    matches(argv[0], "list") == 0) {
 		if (argc > 1)
 			return too_many(argv[1]);
 		cmd = SMC_NETLINK_DUMP_UEID;
-	} else if (matches(argv[0], "add") || matches(argv[0], "del") ||
-		   matches(argv[0], "delete")) {
-		cmd = matches(argv[0], "add") ? SMC_NETLINK_ADD_UEID :
+	} else if (matches(argv[0], "add") == 0 ||
+		   matches(argv[0], "del") == 0 ||
+		   matches(argv[0], "delete") == 0) {
+		cmd = matches(argv[0], "add") == 0 ? SMC_NETLINK_ADD_UEID :
 						SMC_NETLINK_REMOVE_UEID;
 		if (argc < 2) {
 			fprintf(stderr,
 				"Error: \"%s\" needs an EID, try \"smc ueid help\".\n",
 				cmd == SMC_NETLINK_ADD_UEID ? "add" : "del");
-			return 2;
+			return EXIT_USAGE;
 		}
 		if (argc > 2)
 			return too_many(argv[2]);
 		ret = eid_parse(argv[1], &eid);
 		if (ret)
 			return ret;
-	} else if (matches(argv[0], "flush")) {
+	} else if (matches(argv[0], "flush") == 0) {
 		if (argc > 1)
 			return too_many(argv[1]);
 		cmd = SMC_NETLINK_FLUSH_UEID;
-	} else if (matches(argv[0], "help")) {
+	} else if (matches(argv[0], "help") == 0) {
 		usage(stdout);
-		return 0;
+		return EXIT_OK;
 	} else {
 		return command_unknown(argv[0]);
 	}
 
 	if (smc_genl_open(&g))
-		return 1;
+		return EXIT_FAIL;
 	switch (cmd) {
 	case SMC_NETLINK_DUMP_UEID:
 		ret = ueid_show(&g);

@@ -5,9 +5,10 @@
 -- An smc-dummy link mirrors the data and CDC messages of SMC connections
 -- (RFC 7609; Linux net/smc) as UDP datagrams with the addresses and ports
 -- of the connection's TCP socket. The UDP payload is a record: the header
--- of design section 4 (include/uapi/linux/smc_dump.h, big-endian), then
--- the data, or the CDC message (44-byte SMC-R wire format, or the 32-byte
--- SMC-D struct smcd_cdc_msg in the capturing host's byte order).
+-- of Documentation/record-format.md (include/uapi/linux/smc_dump.h,
+-- big-endian), then the data, or the CDC message (44-byte SMC-R wire
+-- format, or the 32-byte SMC-D struct smcd_cdc_msg in the capturing
+-- host's byte order).
 --
 -- Registered as a heuristic dissector on UDP (the record magic
 -- 0xCFD3E7A5) and for "Decode As" on UDP ports. Field abbreviations are

@@ -14,15 +14,11 @@
 
 bats_require_minimum_version 1.5.0
 
+load lib
+
 setup_file() {
-	TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-	export TOP
-	export SMC="$TOP/smc/smc"
+	host_setup_file smc || return 1
 	export EX="$TOP/smc/smcdump-ex"
-	if ! make -C "$TOP/smc" >"$BATS_FILE_TMPDIR/make.log" 2>&1; then
-		cat "$BATS_FILE_TMPDIR/make.log" >&3
-		return 1
-	fi
 	# a tcpdump that fails at once: should a host have the kernel
 	# feature after all, a start ends at once and removes its link
 	mkdir -p "$BATS_FILE_TMPDIR/bin"
@@ -49,21 +45,6 @@ tcpdump_argv() {
 	line=$(grep -m1 '^smc dump: running tcpdump ' <<<"$1") || return 1
 	eval "set -- ${line#smc dump: running }"
 	printf '%s\n' "$@"
-}
-
-# ---------------------------------------------------------------- build
-
-@test "build: our sources compile without a warning" {
-	local f out
-	for f in dump_capture.c rtnl.c smcdump-ex.c; do
-		out="$(cd "$TOP/smc" && make -s --no-print-directory \
-			--eval 'x-%: ; @$(CC) $(CPPFLAGS) $(CFLAGS) -c -o /dev/null $*' \
-			"x-$f" 2>&1)"
-		if [ -n "$out" ]; then
-			echo "$f: $out"
-			return 1
-		fi
-	done
 }
 
 # ---------------------------------------------------------------- usage

@@ -6,28 +6,20 @@
 # pcapng with mixed link types, CLC length limits, silent limits and CLC
 # messages split over TCP segments.
 #
-# Captures come from testsuite/tools/gen-smcdump-pcap or from mkcap.py
-# below, a small generator written here from the pcap, pcapng and Linux
-# cooked formats and design section 4, independent of the decoder.
+# Captures come from testsuite/tools/gen-smcdump-pcap or from
+# testsuite/lib/mkcap.py, a small generator written from the pcap, pcapng
+# and Linux cooked formats and Documentation/record-format.md, independent
+# of the decoder.
 # Expected values are chosen by the test (the generator's data bytes are
 # (offset + i) & 0xff) or counted by hand in the comments.
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-	export TOP
-	export SMC="${DUMP_SMC:-$TOP/smc/smc}"
-	export GEN="$TOP/testsuite/tools/gen-smcdump-pcap"
-	export T="$BATS_FILE_TMPDIR"
-	export TZ=UTC
+load lib
 
-	if ! make -C "$TOP/smc" >"$T/make.log" 2>&1 ||
-	   ! make -C "$TOP/testsuite/tools" >>"$T/make.log" 2>&1; then
-		cat "$T/make.log" >&3
-		return 1
-	fi
-	write_mkcap >"$T/mkcap.py"
+setup_file() {
+	export TZ=UTC
+	host_setup_file smc testsuite/tools
 }
 
 # expect_stream FILE LEN: FILE holds byte i = i & 0xff for i < LEN
@@ -44,84 +36,9 @@ if d != want:
 PY
 }
 
-# mkcap.py: frames from a Python list on stdin, written as pcap or pcapng.
-write_mkcap() {
-	cat <<'PYEOF'
-import struct, sys
-
-def csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return (~s) & 0xffff
-
-def ip4(proto, payload, src="10.0.0.1", dst="10.0.0.2"):
-    a = bytes(int(x) for x in src.split("."))
-    b = bytes(int(x) for x in dst.split("."))
-    h = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), 1, 0, 64,
-                    proto, 0, a, b)
-    h = h[:10] + struct.pack("!H", csum(h)) + h[12:]
-    return h + payload
-
-def udp(payload, sport=40000, dport=7):
-    return struct.pack("!HHHH", sport, dport, 8 + len(payload), 0) + payload
-
-def tcp(payload, seq, flags=0x18, sport=40000, dport=5201):
-    return struct.pack("!HHIIBBHHH", sport, dport, seq, 1, 0x50, flags,
-                       65535, 0, 0) + payload
-
-def record(token, offset, data, seq=1, rx=False, mode=1, typ=1, flags=0):
-    # design section 4: hdr_ver 3, 32-byte header
-    f = flags | (1 if rx else 0)
-    return struct.pack("!IBBBBHBBIIIQ", 0xCFD3E7A5, 3, 2, mode, typ,
-                       32 + len(data), 32, f, seq, token, len(data),
-                       offset) + data
-
-def eth(l3, smac=b"\x02\0\0\0\0\x01", dmac=b"\x02\0\0\0\0\x01",
-        etype=0x0800):
-    return dmac + smac + struct.pack("!H", etype) + l3
-
-def sll(inner, proto=0x0800, pkttype=0, hatype=1):
-    return struct.pack("!HHH8sH", pkttype, hatype, 6, b"\x02\0\0\0\0\x01",
-                       proto) + inner
-
-def sll2(inner, proto=0x0800, ifindex=5, pkttype=0, hatype=1):
-    return struct.pack("!HHIHBB8s", proto, 0, ifindex, hatype, pkttype, 6,
-                       b"\x02\0\0\0\0\x01") + inner
-
-def pcap(frames, dlt, ts=1700000000):
-    out = struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 262144, dlt)
-    for i, f in enumerate(frames):
-        out += struct.pack("<IIII", ts, i, len(f), len(f)) + f
-    return out
-
-def block(t, body):
-    body += b"\0" * (-len(body) % 4)
-    n = 12 + len(body)
-    return struct.pack("<II", t, n) + body + struct.pack("<I", n)
-
-def pcapng(ifaces, frames, ts=1700000000):
-    # ifaces: link types; frames: (interface, bytes)
-    out = block(0x0a0d0d0a, struct.pack("<IHHq", 0x1a2b3c4d, 1, 0, -1))
-    for dlt in ifaces:
-        out += block(1, struct.pack("<HHI", dlt, 0, 262144))
-    for i, (ifc, f) in enumerate(frames):
-        t = ts * 1000000 + i
-        out += block(6, struct.pack("<IIIII", ifc, t >> 32, t & 0xffffffff,
-                                    len(f), len(f)) + f)
-    return out
-
-env = dict(globals())
-exec(sys.stdin.read(), env)
-sys.stdout.buffer.write(env["OUT"])
-PYEOF
-}
-
 # mkcap OUT < PYTHON: PYTHON sets OUT to the file's bytes
 mkcap() {
-	python3 "$T/mkcap.py" >"$1"
+	python3 "$TLIB/mkcap.py" >"$1"
 }
 
 # ------------------------------------------------------ 1. arrival order

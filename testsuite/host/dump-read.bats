@@ -6,31 +6,22 @@
 #
 # Expected values never come from the decoder: either the test chose them
 # (token=0x1234abcd in, "token 0x1234abcd" out), or an independent Python
-# reader (oracle.py below, written from design section 4, the kernel's
-# struct layouts and the pcap/pcapng formats) computes them from the bytes
-# of the generated file, or they come from the kernel header itself
-# (decline codes).
+# reader (testsuite/lib/smcdump_oracle.py, written from the record
+# format, the kernel's struct layouts and the pcap/pcapng formats)
+# computes them from the bytes of the generated file, or they come from
+# the kernel header itself (decline codes). CLC messages are built by
+# testsuite/lib/clc_messages.py from the kernel's layouts.
 #
 # DUMP_SMC=/path/to/wrapper runs the tests through a wrapper of smc (for
 # example one that starts it under valgrind).
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-	export TOP
-	export SMC="${DUMP_SMC:-$TOP/smc/smc}"
-	export GEN="$TOP/testsuite/tools/gen-smcdump-pcap"
-	export T="$BATS_FILE_TMPDIR"
-	export TZ=UTC
+load lib
 
-	if ! make -C "$TOP/smc" >"$T/make.log" 2>&1 ||
-	   ! make -C "$TOP/testsuite/tools" >>"$T/make.log" 2>&1; then
-		cat "$T/make.log" >&3
-		return 1
-	fi
-	write_oracle >"$T/oracle.py"
-	write_clc >"$T/clc.py"
+setup_file() {
+	export TZ=UTC
+	host_setup_file smc testsuite/tools
 }
 
 # ------------------------------------------------------------- helpers
@@ -41,238 +32,6 @@ gen() {
 
 	shift
 	"$GEN" "$@" "$out"
-}
-
-# oracle.py: an independent reader of the captures. Prints, as JSON, what
-# each frame carrying an SMC dump record holds.
-write_oracle() {
-	cat <<'EOF'
-import json, struct, sys
-
-PF = [(0x80, "write_blocked"), (0x40, "urg_data_pending"),
-      (0x20, "urg_data_present"), (0x10, "cons_curs_upd_req"),
-      (0x08, "failover_validation")]
-CSF = [(0x80, "peer_done_writing"), (0x40, "peer_conn_closed"),
-       (0x20, "peer_conn_abort")]
-
-def frames(path):
-    d = open(path, "rb").read()
-    if d[:4] == b"\x0a\x0d\x0d\x0a":
-        bo = "<" if d[8:12] == b"\x4d\x3c\x2b\x1a" else ">"
-        off, lt, res = 0, None, 6
-        while off + 12 <= len(d):
-            btype, blen = struct.unpack_from(bo + "II", d, off)
-            if btype == 1:
-                lt = struct.unpack_from(bo + "H", d, off + 8)[0]
-                o = off + 16
-                while o + 4 <= off + blen - 4:
-                    code, olen = struct.unpack_from(bo + "HH", d, o)
-                    if code == 0:
-                        break
-                    if code == 9:
-                        res = d[o + 4]
-                    o += 4 + ((olen + 3) & ~3)
-            elif btype == 6:
-                _, th, tl, cap, _ = struct.unpack_from(bo + "IIIII", d, off + 8)
-                t = th << 32 | tl
-                yield lt, t // 10**res, (t % 10**res) * 10**(9 - res), \
-                    d[off + 28:off + 28 + cap]
-            off += blen
-        return
-    bo = "<" if d[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
-    nano = d[:4] in (b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")
-    lt = struct.unpack_from(bo + "I", d, 20)[0]
-    off = 24
-    while off + 16 <= len(d):
-        s, f, cap, _ = struct.unpack_from(bo + "IIII", d, off)
-        yield lt, s, f if nano else f * 1000, d[off + 16:off + 16 + cap]
-        off += 16 + cap
-
-def udp(lt, fr):
-    u16 = lambda o: struct.unpack_from(">H", fr, o)[0]
-    if lt == 1:
-        et, o = u16(12), 14
-    elif lt == 113:
-        et, o = u16(14), 16
-    elif lt == 276:
-        et, o = u16(0), 20
-    else:
-        et, o = (0x800 if fr[0] >> 4 == 4 else 0x86dd), 0
-    while et == 0x8100:
-        et, o = u16(o + 2), o + 4
-    if et == 0x800:
-        hl = (fr[o] & 15) * 4
-        if fr[o + 9] != 17:
-            return None
-        src = ".".join(str(b) for b in fr[o + 12:o + 16])
-        dst = ".".join(str(b) for b in fr[o + 16:o + 20])
-        o += hl
-    elif et == 0x86dd:
-        if fr[o + 6] != 17:
-            return None
-        import ipaddress
-        src = str(ipaddress.IPv6Address(bytes(fr[o + 8:o + 24])))
-        dst = str(ipaddress.IPv6Address(bytes(fr[o + 24:o + 40])))
-        o += 40
-    else:
-        return None
-    sport, dport, ulen = u16(o), u16(o + 2), u16(o + 4)
-    return src, sport, dst, dport, fr[o + 8:o + ulen]
-
-def flags(v, table):
-    return [n for b, n in table if v & b]
-
-def record(p, smcd_big=False):
-    r = {}
-    (magic, hv, sv, mode, typ, ln, hl, fl, seq, tok, orig,
-     off) = struct.unpack_from(">IBBBBHBBIIIQ", p, 0)
-    if magic != 0xCFD3E7A5 or hv < 3:
-        return None
-    pay = p[hl:ln]
-    r.update(mode={1: "smcr", 2: "smcd"}[mode], dir="rx" if fl & 1 else "tx",
-             token="0x%08x" % tok, type={1: "data", 2: "cdc"}[typ],
-             seq=seq, hdr_ver=hv, smc_ver=sv, hdr_len=hl, offset=off,
-             len=ln - hl, orig_len=orig, truncated=bool(fl & 2),
-             cap_len=len(pay))
-    if typ == 2 and mode == 1:
-        _, _, seqno, ctok, _, pw, pc, _, cw, cc, pf, cf = \
-            struct.unpack_from(">BBHIHHIHHIBB", pay, 0)
-        r["cdc"] = dict(seqno=seqno, token="0x%08x" % ctok,
-                        prod=dict(wrap=pw, count=pc),
-                        cons=dict(wrap=cw, count=cc),
-                        prod_flags=flags(pf, PF),
-                        conn_state_flags=flags(cf, CSF))
-    elif typ == 2:
-        e = ">" if smcd_big else "<"
-        pw, pc = struct.unpack_from(e + "HI", pay, 8)
-        cw, cc = struct.unpack_from(e + "HI", pay, 16)
-        r["cdc"] = dict(prod=dict(wrap=pw, count=pc),
-                        cons=dict(wrap=cw, count=cc),
-                        prod_flags=flags(pay[22], PF),
-                        conn_state_flags=flags(pay[23], CSF))
-    return r
-
-def expected(path, smcd_big=False):
-    out = []
-    for n, (lt, sec, nsec, fr) in enumerate(frames(path), 1):
-        u = udp(lt, fr)
-        if not u:
-            continue
-        r = record(u[4], smcd_big)
-        if r is None:
-            continue
-        r.update(frame=n, ts_sec=sec, ts_nsec=nsec, src=u[0], sport=u[1],
-                 dst=u[2], dport=u[3])
-        out.append(r)
-    return out
-
-if __name__ == "__main__":
-    cmd = sys.argv[1]
-    if cmd == "expect":
-        # compare the decoder's JSON (stdin) with what the bytes hold
-        got = {o["frame"]: o for o in json.load(sys.stdin)}
-        exp = expected(sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "big")
-        if not exp:
-            sys.exit("oracle found no records")
-        bad = 0
-        for e in exp:
-            g = got.get(e["frame"])
-            if g is None:
-                print("frame %d missing" % e["frame"]); bad += 1; continue
-            for k, v in e.items():
-                gv = g.get(k)
-                if k == "cdc":
-                    gv = {kk: g[k].get(kk) for kk in v}
-                if gv != v:
-                    print("frame %d %s: got %r, bytes say %r" %
-                          (e["frame"], k, gv, v)); bad += 1
-        print("%d records compared" % len(exp))
-        sys.exit(1 if bad else 0)
-    if cmd == "count":
-        print(len(expected(sys.argv[2])))
-EOF
-}
-
-# clc.py: builds CLC messages from the struct layouts of Linux 6.12
-# net/smc/smc_clc.h, printing gen-smcdump-pcap tcp lines.
-write_clc() {
-	cat <<'EOF'
-import struct, sys
-
-EYE_R = bytes([0xe2, 0xd4, 0xc3, 0xd9])   # "SMCR" in EBCDIC
-EYE_D = bytes([0xe2, 0xd4, 0xc3, 0xc4])   # "SMCD"
-
-def hdr(typ, length, ver, typev2, typev1, eye=EYE_R):
-    # version:4 typev2:2 typev1:2 (__BIG_ENDIAN_BITFIELD order)
-    return eye + struct.pack(">BHB", typ, length,
-                             ver << 4 | typev2 << 2 | typev1)
-
-def proposal(ism_gid, chid, ueids, seid, gidchids, eid_cnt=None,
-             gid_cnt=None, typev1=1, typev2=1):
-    has_pfx = typev1 != 2
-    length = 40 + 40 + (8 if has_pfx else 0) + 40 + 32 * len(ueids) + \
-        48 + 10 * len(gidchids) + 4
-    b = hdr(1, length, 2, typev2, typev1)
-    b += b"\x11" * 8 + bytes(16) + bytes(6) + \
-        struct.pack(">H", 40 if has_pfx else 0)
-    v2off = 40 - 12 + (8 if has_pfx else 0)
-    b += struct.pack(">QHH", ism_gid, chid, v2off) + bytes(28)
-    if has_pfx:
-        b += bytes([192, 168, 7, 0, 24, 0, 0, 0])
-    ec = len(ueids) if eid_cnt is None else eid_cnt
-    gc = len(gidchids) if gid_cnt is None else gid_cnt
-    sv2off = 40 - 8 + 32 * len(ueids)
-    b += struct.pack(">BBBBBBH", ec, gc, 0, 0x10, 0, 0, sv2off) + \
-        bytes(16) + bytes([0, 0]) + struct.pack(">H", 3) + bytes(12)
-    for e in ueids:
-        b += e.ljust(32, b" ")[:32]
-    b += seid.ljust(32, b"\0")[:32] + bytes(16)
-    for g, c in gidchids:
-        b += struct.pack(">QH", g, c)
-    return b + EYE_R
-
-def accept_smcd(typ, gid, token, chid, eid, first, ver=2):
-    length = (78 if ver >= 2 else 48) + (52 if first and ver >= 2 else 0)
-    b = hdr(typ, length, ver, 2 if first else 0, 1, EYE_D)
-    b += struct.pack(">QQBBHI", gid, token, 0, 0x40, 0, 0x01020304)
-    if ver >= 2:
-        b += struct.pack(">H", chid) + eid[:32].ljust(32, b"\0") + bytes(8)
-        if first:
-            b += bytes([0x80, 0x21, 0, 0]) + b"smc-host".ljust(32, b"\0") + \
-                bytes(2) + struct.pack(">HI", 3, 0) + bytes(8)
-    else:
-        b += bytes(12)
-    return b + EYE_D
-
-def accept_smcr(typ, qpn, token, eid, first, ver=2):
-    length = (108 if ver >= 2 else 68) + (52 if first and ver >= 2 else 0)
-    if first and ver >= 2 and typ == 3:
-        length += 4 + 16
-    b = hdr(typ, length, ver, 2 if first else 0, 0)
-    b += b"\x33" * 8 + bytes(15) + b"\x01" + bytes([2, 0, 0, 0, 0, 9])
-    b += qpn.to_bytes(3, "big") + struct.pack(">IBI", 0x4242, 1, token)
-    b += bytes([0x53, 0]) + struct.pack(">Q", 0xfeed0000) + bytes(1) + \
-        (4711).to_bytes(3, "big")
-    if ver >= 2:
-        b += eid[:32].ljust(32, b"\0") + bytes(8)
-        if first:
-            b += bytes([0x80, 0x21, 0, 0]) + b"smc-host".ljust(32, b"\0") + \
-                bytes([4, 2]) + struct.pack(">HI", 3, 0) + bytes(8)
-            if typ == 3:
-                b += bytes([1, 0, 0, 0]) + bytes(15) + b"\x02"
-    return b + EYE_R
-
-def decline(diag, ver=2, sync=False, diag2=(0, 0, 0, 0)):
-    b = hdr(4, 28 if ver == 1 else 44, ver, 2 if sync else 0, 0)
-    b += b"\x22" * 8 + struct.pack(">I", diag) + bytes([0x20, 0, 0, 0])
-    if ver >= 2:
-        b += struct.pack(">4I", *diag2)
-    return b + EYE_R
-
-def tcp(msg, rev=False, extra=""):
-    addr = "src=10.0.0.2 dst=10.0.0.1 sport=5201 dport=40000 " if rev else ""
-    return "tcp flags=PA %s%shex=%s" % (addr, extra, msg.hex())
-EOF
 }
 
 # ------------------------------------------------------------ records
@@ -303,7 +62,7 @@ EOF
 	EOF
 	run -0 "$SMC" -j dump read "$T/j.pcap"
 	echo "$output" >"$T/j.json"
-	run -0 python3 "$T/oracle.py" expect "$T/j.pcap" <"$T/j.json"
+	run -0 python3 "$TLIB/smcdump_oracle.py" expect "$T/j.pcap" <"$T/j.json"
 	[ "$output" = "7 records compared" ]
 }
 
@@ -357,13 +116,13 @@ EOF
 	run -0 "$SMC" dump read cdc-endian big "$T/d.pcap"
 	[[ "$output" == *" cdc prod 258:16909060 cons 7:9"* ]]
 	run -0 "$SMC" -j dump read --cdc-endian=big "$T/d.pcap"
-	run -0 python3 "$T/oracle.py" expect "$T/d.pcap" big <<<"$output"
+	run -0 python3 "$TLIB/smcdump_oracle.py" expect "$T/d.pcap" big <<<"$output"
 	run -2 --separate-stderr "$SMC" dump read --cdc-endian middle "$T/d.pcap"
 	[[ "$stderr" == *'"middle" is wrong'* ]]
 	# little-endian (the default) against the independent reader
 	gen "$T/d2.pcap" <<<"cdc mode=d dir=rx token=0x42 seq=1 pwrap=0x0102 pcount=0x01020304 cwrap=7 ccount=9"
 	run -0 "$SMC" -j dump read "$T/d2.pcap"
-	run -0 python3 "$T/oracle.py" expect "$T/d2.pcap" <<<"$output"
+	run -0 python3 "$TLIB/smcdump_oracle.py" expect "$T/d2.pcap" <<<"$output"
 }
 
 @test "truncated record: snaplen flag and orig_len; capture cut: captured" {
@@ -453,9 +212,15 @@ assert [o["frame"] for o in d] == [1, 2, 3]
 			{ echo "frame $i: ${lines[i - 1]}"; return 1; }
 	done
 	[[ "${lines[14]}" == "15 "*"token 0x00000001 data offset 0 len 10" ]]
-	run -1 "$SMC" dump stats "$T/s.pcap"
+	run -1 --separate-stderr "$SMC" dump stats "$T/s.pcap"
 	[[ "$output" == *"malformed 14"* ]]
-	[[ "$stderr" == "" ]] || true
+	# stats reports each one on stderr (man smc-dump: "smc dump: frame N:
+	# reason")
+	[ "${#stderr_lines[@]}" -eq 14 ]
+	for i in "${!why[@]}"; do
+		[ "${stderr_lines[i - 1]}" = "smc dump: frame $i: ${why[i]}" ] ||
+			{ echo "stats, frame $i: ${stderr_lines[i - 1]}"; return 1; }
+	done
 }
 
 @test "frames that are not SMC are skipped, not malformed" {
@@ -521,7 +286,7 @@ data dir=rx token=0xabc seq=4 offset=0 len=5 vlan=7 local=fd00::1 peer=fd00::2"
 		gen "$T/x.pcap" $args <<<"$spec"
 		run -0 "$SMC" -j dump read "$T/x.pcap"
 		[ "$output" = "$ref" ] || { echo "$args: $output"; return 1; }
-		run -0 python3 "$T/oracle.py" expect "$T/x.pcap" <<<"$output"
+		run -0 python3 "$TLIB/smcdump_oracle.py" expect "$T/x.pcap" <<<"$output"
 		[ "$output" = "4 records compared" ]
 	done
 	# tshark agrees that the files are what they claim
@@ -587,8 +352,8 @@ data dir=rx token=0xabc seq=4 offset=0 len=5 vlan=7 local=fd00::1 peer=fd00::2"
 
 @test "tcpdump -i any on lo: each packet once (the received copy)" {
 	local lt
-	python3 - "$T" >"$T/lo.hex" <<-'EOF'
-	import sys; sys.path.insert(0, sys.argv[1]); from clc import *
+	python3 - "$TLIB" >"$T/lo.hex" <<-'EOF'
+	import sys; sys.path.insert(0, sys.argv[1]); from clc_messages import *
 	print(decline(0x03010000).hex())
 	EOF
 	for lt in sll sll2; do
@@ -610,8 +375,8 @@ data dir=rx token=0xabc seq=4 offset=0 len=5 vlan=7 local=fd00::1 peer=fd00::2"
 
 @test "CLC Proposal, Accept, Confirm: version, path, first contact, GID, CHID, EIDs" {
 	# a 32-byte UEID without NUL, one with blanks, an SEID with a NUL
-	python3 - "$T" >"$T/clc.spec" <<-'EOF'
-	import sys; sys.path.insert(0, sys.argv[1]); from clc import *
+	python3 - "$TLIB" >"$T/clc.spec" <<-'EOF'
+	import sys; sys.path.insert(0, sys.argv[1]); from clc_messages import *
 	print(tcp(proposal(0x1122334455667788, 0xfffe,
 	                   [b"A" * 32, b"SMC-EID-2"], b"SEID\0junk",
 	                   [(0xaabbccdd00112233, 0x0102)])))
@@ -685,8 +450,8 @@ kernel_decline_codes() {
 	sed -n 's/^#define \(SMC_CLC_DECL_[A-Z0-9_]*\)[[:space:]]\+\(0x[0-9a-fA-F]\+\).*/\1 \2/p' \
 		"$T/smc_clc.h" >"$T/codes"
 	[ "$(wc -l <"$T/codes")" -ge 30 ]
-	python3 - "$T" "$T/codes" >"$T/decl.spec" <<-'EOF'
-	import sys; sys.path.insert(0, sys.argv[1]); from clc import *
+	python3 - "$TLIB" "$T/codes" >"$T/decl.spec" <<-'EOF'
+	import sys; sys.path.insert(0, sys.argv[1]); from clc_messages import *
 	for line in open(sys.argv[2]):
 	    name, code = line.split()
 	    print(tcp(decline(int(code, 16))))
@@ -728,8 +493,8 @@ assert u["diag_name"] is None and u["diag_text"] == "unknown"
 }
 
 @test "CLC with counts and offsets beyond the message: malformed, no overread" {
-	python3 - "$T" >"$T/bad.spec" <<-'EOF'
-	import sys, struct; sys.path.insert(0, sys.argv[1]); from clc import *
+	python3 - "$TLIB" >"$T/bad.spec" <<-'EOF'
+	import sys, struct; sys.path.insert(0, sys.argv[1]); from clc_messages import *
 	p = proposal(1, 2, [b"E1"], b"S", [(3, 4)], eid_cnt=200, gid_cnt=255)
 	print(tcp(p))
 	# v2 extension offset pointing past the end

@@ -16,9 +16,10 @@
 
 bats_require_minimum_version 1.5.0
 
+load lib
+
 setup_file() {
-	TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-	export TOP
+	host_setup_file
 	export MAL="$TOP/smc/fuzz/corpus-malformed"
 }
 
@@ -56,8 +57,8 @@ smc_asan() {
 	local src=$BATS_FILE_TMPDIR/src
 	[ -x "$src/smc/smc" ] && return 0
 	mkdir -p "$src"
-	cp -r "$TOP/smc" "$TOP/include" "$src/"
-	rm -f "$src"/smc/*.o "$src/smc/smc"
+	cp -r "$TOP/smc" "$TOP/include" "$TOP/lib" "$src/"
+	rm -f "$src"/smc/*.o "$src/smc/smc" "$src"/lib/*.o "$src"/lib/*.a
 	# from the environment, so that the Makefile's += still apply
 	CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	LDFLAGS="-fsanitize=address,undefined" \

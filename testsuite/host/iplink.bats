@@ -13,7 +13,7 @@
 # served (to check print_opt's text and JSON output through ip's own
 # `ip -d [-j] link show`).
 #
-# Expected values come from design.md sections 3 and 5 and the uapi header:
+# Expected values come from Documentation/link.md and the uapi header:
 # IFLA_SMC_DUMMY_MODE = 1 (u8: smc 0, smcr 1, smcd 2),
 # IFLA_SMC_DUMMY_CAPTURE = 2 (u8: all 0, raw 1, cdc 2),
 # IFLA_SMC_DUMMY_SNAPLEN = 3 (u32). Error texts and exit statuses are those
@@ -31,9 +31,10 @@ SNAPLEN=3
 USAGE='Usage: ... smc-dummy [ mode MODE ] [ capture CAPTURE ] [ snaplen BYTES ]'
 INCOMPLETE='Command line is not complete. Try option "help"'
 
+load lib
+
 setup_file() {
-	TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-	export TOP
+	host_setup_file
 	export IP_STOCK="${IP_STOCK:-/sbin/ip}"
 	export PLUGIN_DIR="$TOP/ip"
 	export FAKENL="$TOP/testsuite/tools/iplink-fakenl"

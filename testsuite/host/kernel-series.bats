@@ -73,7 +73,7 @@ setup() {
 	diff -u "$BATS_TEST_TMPDIR/t/include/uapi/linux/smc_dump.h" "$TOP/include/uapi/linux/smc_dump.h"
 }
 
-@test "uapi: the record header is 32 bytes with the fields at design.md's offsets" {
+@test "uapi: the record header is 32 bytes with the fields at the offsets of Documentation/record-format.md" {
 	cat >"$BATS_TEST_TMPDIR/off.c" <<'C'
 #include <stddef.h>
 #include <stdio.h>
@@ -90,7 +90,7 @@ int main(void)
 C
 	cc -I"$TOP/include/uapi" -o "$BATS_TEST_TMPDIR/off" "$BATS_TEST_TMPDIR/off.c"
 	run "$BATS_TEST_TMPDIR/off"
-	# design.md section 4, column by column
+	# Documentation/record-format.md, column by column
 	[ "$output" = "size 32
 magic 0 4
 hdr_ver 4 1

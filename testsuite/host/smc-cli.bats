@@ -3,7 +3,7 @@
 #
 # Host tests of the smc command: options, help, dispatch, EID rules, errors
 # on a kernel without SMC, and (with helpers/fake_genl.c linked in place of
-# smc/genl.c, as the host has no SMC) the ueid and stats requests and their
+# lib/genl.c, as the host has no SMC) the ueid and stats requests and their
 # text and JSON output. The JSON writer is also driven directly through
 # helpers/json_driver.c. Neither helper is shipped.
 
@@ -11,43 +11,21 @@ bats_require_minimum_version 1.5.0
 
 NOT_AVAIL='Error: SMC is not available in the running kernel (generic netlink family SMC_GEN_NETLINK not found); load the smc module or use a kernel with CONFIG_SMC'
 
-# make -C smc, and print one of its variables
-mkvar() {
-	make -s --no-print-directory -C "$TOP/smc" \
-		--eval 'smc-cli-print-%: ; @echo $($*)' "smc-cli-print-$1"
-}
+load lib
 
 setup_file() {
-	TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-	H="$BATS_TEST_DIRNAME/helpers"
-	export TOP H
-	export SMC="$TOP/smc/smc"
+	host_setup_file smc || return 1
 	export SMC_FAKE="$BATS_FILE_TMPDIR/smc-fake"
 	export JSON_DRIVER="$BATS_FILE_TMPDIR/json_driver"
-
-	if ! make -C "$TOP/smc" >"$BATS_FILE_TMPDIR/make.log" 2>&1; then
-		cat "$BATS_FILE_TMPDIR/make.log" >&3
-		return 1
-	fi
-
-	local cc cflags cppflags ldlibs objs o link=()
-	cc="$(mkvar CC)"
-	cflags="$(mkvar CFLAGS)"
-	cppflags="$(mkvar CPPFLAGS)"
-	ldlibs="$(mkvar LDLIBS)"
-	objs="$(mkvar OBJS)"
-	for o in $objs; do
-		[ "$o" = genl.o ] || link+=("$TOP/smc/$o")
-	done
-	export CC_="$cc" CFLAGS_="$cflags" CPPFLAGS_="$cppflags"
+	local cc cflags cppflags
+	cc="$(smc_mkvar CC)"
+	cflags="$(smc_mkvar CFLAGS)"
+	cppflags="$(smc_mkvar CPPFLAGS)"
 	# shellcheck disable=SC2086
-	(cd "$TOP/smc" &&
-	 $cc $cppflags $cflags -Werror -c -o "$BATS_FILE_TMPDIR/fake_genl.o" \
-		"$H/fake_genl.c" &&
-	 $cc $cflags -o "$SMC_FAKE" "${link[@]}" \
-		"$BATS_FILE_TMPDIR/fake_genl.o" $ldlibs &&
-	 $cc $cppflags $cflags -Werror -o "$JSON_DRIVER" "$H/json_driver.c" \
-		"$TOP/smc/json_print.o") >"$BATS_FILE_TMPDIR/helpers.log" 2>&1 || {
+	{ build_smc_fake "$SMC_FAKE" &&
+	  (cd "$TOP/smc" &&
+	   $cc $cppflags $cflags -Werror -o "$JSON_DRIVER" "$H/json_driver.c" \
+		"$TOP/lib/json_print.o"); } >"$BATS_FILE_TMPDIR/helpers.log" 2>&1 || {
 		cat "$BATS_FILE_TMPDIR/helpers.log" >&3
 		return 1
 	}
@@ -66,19 +44,6 @@ host_has_smc() {
 }
 
 # ---------------------------------------------------------------- build
-
-@test "build: our sources compile without a warning" {
-	local f out
-	for f in smc.c json_print.c nl.c genl.c ueid.c stats.c; do
-		# shellcheck disable=SC2086
-		out="$(cd "$TOP/smc" && $CC_ $CPPFLAGS_ $CFLAGS_ -c \
-			-o "$BATS_TEST_TMPDIR/x.o" "$f" 2>&1)"
-		if [ -n "$out" ]; then
-			echo "$f: $out"
-			return 1
-		fi
-	done
-}
 
 # ------------------------------------------------- options and help
 

@@ -10,19 +10,14 @@
 
 bats_require_minimum_version 1.5.0
 
+load lib
+
 setup_file() {
-	TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-	H="$BATS_TEST_DIRNAME/helpers"
-	export TOP H
-	export SMC="$TOP/smc/smc"
+	host_setup_file smc || return 1
 	export FAKE_SO="$BATS_FILE_TMPDIR/socket-fake.so"
 	export CASES="$BATS_FILE_TMPDIR/cases"
 	export SMCSS="$BATS_FILE_TMPDIR/bin/smcss"
 
-	if ! make -C "$TOP/smc" >"$BATS_FILE_TMPDIR/make.log" 2>&1; then
-		cat "$BATS_FILE_TMPDIR/make.log" >&3
-		return 1
-	fi
 	gcc -Wall -Wextra -Werror -shared -fPIC -o "$FAKE_SO" \
 		"$H/socket-fake.c" -ldl >"$BATS_FILE_TMPDIR/fake.log" 2>&1 || {
 		cat "$BATS_FILE_TMPDIR/fake.log" >&3
@@ -61,12 +56,6 @@ if1() {
 		[ "$(cat "$d/ifindex")" = 1 ] && { basename "$d"; return; }
 	done
 	echo 1
-}
-
-# mkvar NAME: a variable of smc/Makefile
-mkvar() {
-	make -s --no-print-directory -C "$TOP/smc" \
-		--eval 'smc-socket-print-%: ; @echo $($*)' "smc-socket-print-$1"
 }
 
 HEADER="State UID Inode Local Address Peer Address Intf Mode"
@@ -454,23 +443,8 @@ kernel_codes() {
 	while read -r code name; do
 		fback+=" srv:$code:1"
 	done <<<"$codes"
-	# smc with helpers/fake_genl.c in place of the generic netlink part,
-	# built as smc-cli.bats builds it
-	local objs o link=() cc cflags cppflags ldlibs
-	cc="$(mkvar CC)"
-	cflags="$(mkvar CFLAGS)"
-	cppflags="$(mkvar CPPFLAGS)"
-	ldlibs="$(mkvar LDLIBS)"
-	objs="$(mkvar OBJS)"
-	for o in $objs; do
-		[ "$o" = genl.o ] || link+=("$TOP/smc/$o")
-	done
-	# shellcheck disable=SC2086
-	(cd "$TOP/smc" &&
-	 $cc $cppflags $cflags -c -o "$BATS_TEST_TMPDIR/fake_genl.o" \
-		"$H/fake_genl.c" &&
-	 $cc $cflags -o "$BATS_TEST_TMPDIR/smc-fake" "${link[@]}" \
-		"$BATS_TEST_TMPDIR/fake_genl.o" $ldlibs)
+	# smc with helpers/fake_genl.c in place of the generic netlink socket
+	build_smc_fake "$BATS_TEST_TMPDIR/smc-fake"
 	export SMC_FAKE_TABLE="$BATS_TEST_TMPDIR/t" SMC_FAKE_LOG="$BATS_TEST_TMPDIR/l"
 	SMC_FAKE_FBACK="srv_cnt=36$fback" run -0 "$BATS_TEST_TMPDIR/smc-fake" stats
 	while read -r code name; do
@@ -510,24 +484,11 @@ assert s == [{"code": "0x09990003", "name": "ERR_REGBUF",
 @test "codes: the decoder and smc stats use the one table (no private copies)" {
 	# every user includes smc_codes.h, and no other file has a copy of
 	# the texts
-	run grep -l -e 'peer sent no UEID' -e 'did not indicate SMC' "$TOP"/smc/*.c
-	[ "$output" = "$TOP/smc/smc_codes.c" ]
+	run grep -l -e 'peer sent no UEID' -e 'did not indicate SMC' "$TOP"/smc/*.c "$TOP"/lib/*.c
+	[ "$output" = "$TOP/lib/smc_codes.c" ]
 	grep -q '#include "smc_codes.h"' "$TOP/smc/stats.c"
 	grep -q '#include "smc_codes.h"' "$TOP/smc/dump_clc.c"
 	grep -q '#include "smc_codes.h"' "$TOP/smc/socket.c"
-}
-
-@test "build: socket.c, smc_codes.c and stats.c compile without a warning" {
-	local f out cc cflags cppflags
-	cc="$(mkvar CC)"
-	cflags="$(mkvar CFLAGS)"
-	cppflags="$(mkvar CPPFLAGS)"
-	for f in socket.c smc_codes.c stats.c smc.c; do
-		# shellcheck disable=SC2086
-		out="$(cd "$TOP/smc" && $cc $cppflags $cflags -c \
-			-o "$BATS_TEST_TMPDIR/x.o" "$f" 2>&1)"
-		[ -z "$out" ] || { echo "$f: $out"; return 1; }
-	done
 }
 
 # ------------------------------------------------------- man page

@@ -5,9 +5,11 @@
 # `smc -j -x dump read`: for every frame, each field the dissector decodes
 # must equal what the decoder reports for the same frame (matched by frame
 # number), and both must find records in the same frames. Captures come
-# from testsuite/tools/gen-smcdump-pcap (values the tests choose) and, when
-# present, from the real-kernel runs (build/smcr-results, or the directory
-# in SMCDUMP_CAPTURES).
+# from testsuite/tools/gen-smcdump-pcap (values the tests choose) and from
+# the real-kernel runs (build/smcr-results, or the directory in
+# SMCDUMP_CAPTURES). make check runs the SMC-R tier before this one and
+# sets SMCDUMP_REQUIRE_CAPTURES, so that missing captures fail the test
+# there instead of skipping it.
 #
 # No expected value comes from the dissector itself: the reference is the
 # decoder's JSON (tested on its own in dump-read.bats against an
@@ -15,22 +17,15 @@
 
 bats_require_minimum_version 1.5.0
 
+load lib
+
 setup_file() {
-	TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-	export TOP
-	export SMC="${DUMP_SMC:-$TOP/smc/smc}"
-	export GEN="$TOP/testsuite/tools/gen-smcdump-pcap"
+	host_setup_file
 	export LUA="$TOP/contrib/wireshark/smcdump.lua"
-	export T="$BATS_FILE_TMPDIR"
 	export TZ=UTC
 
 	command -v tshark >/dev/null || return 0
-	if ! make -C "$TOP/smc" >"$T/make.log" 2>&1 ||
-	   ! make -C "$TOP/testsuite/tools" >>"$T/make.log" 2>&1; then
-		cat "$T/make.log" >&3
-		return 1
-	fi
-	write_compare >"$T/compare.py"
+	host_make smc testsuite/tools
 }
 
 setup() {
@@ -45,243 +40,6 @@ gen() {
 
 	shift
 	"$GEN" "$@" "$out"
-}
-
-# compare.py: the mapping from the decoder's JSON members (man smc-dump,
-# JSON OUTPUT) to the dissector's fields, and the comparison.
-#   compare.py fields                 the tshark -e arguments
-#   compare.py SMC.json TSHARK.tsv    compare; exit 1 on a difference
-write_compare() {
-	cat <<'EOF'
-import json, sys
-
-PF = ["write_blocked", "urg_data_pending", "urg_data_present",
-      "cons_curs_upd_req", "failover_validation"]
-CSF = ["peer_done_writing", "peer_conn_closed", "peer_conn_abort"]
-
-FIELDS = [
-    "frame.number", "frame.time_epoch", "frame.protocols",
-    "ip.src", "ip.dst", "ipv6.src", "ipv6.dst",
-    "udp.srcport", "udp.dstport",
-    "smcdump.magic", "smcdump.hdr_ver", "smcdump.smc_ver", "smcdump.mode",
-    "smcdump.type", "smcdump.len", "smcdump.hdr_len", "smcdump.flags",
-    "smcdump.flags.rx", "smcdump.flags.truncated", "smcdump.dir",
-    "smcdump.seq", "smcdump.token", "smcdump.orig_len", "smcdump.offset",
-    "smcdump.payload_len", "smcdump.cap_len", "smcdump.error",
-    "smcdump.data", "smcdump.stream_offset", "smcdump.stream_end",
-    "smcdump.legacy.raw", "smcdump.legacy.raw_len",
-    "smcdump.cdc.type", "smcdump.cdc.len", "smcdump.cdc.seqno",
-    "smcdump.cdc.token", "smcdump.cdc.prod", "smcdump.cdc.prod.wrap",
-    "smcdump.cdc.prod.count", "smcdump.cdc.cons", "smcdump.cdc.cons.wrap",
-    "smcdump.cdc.cons.count", "smcdump.cdc.prod_cursor_flags",
-    "smcdump.cdc.prod_flags", "smcdump.cdc.prod_flags.names",
-    "smcdump.cdc.conn_state_flags", "smcdump.cdc.conn_state_flags.names",
-    "smcdump.expert.malformed", "smcdump.expert.truncated",
-    "smcdump.expert.cap_truncated", "smcdump.expert.legacy",
-] + ["smcdump.cdc.prod_flags." + n for n in PF] \
-  + ["smcdump.cdc.conn_state_flags." + n for n in CSF]
-CDC_FIELDS = [x for x in FIELDS if x.startswith("smcdump.cdc.")]
-
-if sys.argv[1] == "fields":
-    print(" ".join("-e " + x for x in FIELDS))
-    sys.exit(0)
-
-recs = {}
-for o in json.load(open(sys.argv[1])):
-    if o.get("type") not in ("tcp", "clc"):
-        recs[o["frame"]] = o
-rows = {}
-with open(sys.argv[2]) as fh:
-    head = fh.readline().rstrip("\n").split("\t")
-    assert head == FIELDS, head
-    for line in fh:
-        v = dict(zip(FIELDS, line.rstrip("\n").split("\t")))
-        rows[int(v["frame.number"])] = v
-
-errors = []
-fields_compared = 0
-
-def bad(frame, what, smc, ts):
-    errors.append("frame %d: %s: smc %r, tshark %r" % (frame, what, smc, ts))
-
-def num(s):
-    return int(s, 0)
-
-for n, v in rows.items():
-    if "smcdump" in v["frame.protocols"].split(":") and n not in recs:
-        bad(n, "record", None, "decoded by the dissector")
-
-for n, r in sorted(recs.items()):
-    v = rows.get(n)
-    if v is None or "smcdump" not in v["frame.protocols"].split(":"):
-        bad(n, "record", r.get("type"), "not decoded by the dissector")
-        continue
-    done = set(["frame"])
-
-    def eq(key, field, conv=str, js=None, src=None, seen=None):
-        """member key of src (the record; or the value js) against a
-        dissector field; seen collects the compared members"""
-        global fields_compared
-        src = r if src is None else src
-        (done if seen is None else seen).add(key)
-        want = src.get(key) if js is None else js
-        got = v[field]
-        fields_compared += 1
-        try:
-            ok = conv(got) == want
-        except ValueError:
-            ok = False
-        if got == "" and not ok:
-            if want is None:
-                return
-            # the decoder prints 0 for a length it did not get to
-            # (a malformed record); the dissector leaves it out
-            if want == 0 and "error" in r:
-                return
-        if not ok:
-            bad(n, key + " (" + field + ")", want, got)
-
-    def absent(fields, why):
-        for x in fields:
-            if v[x] != "":
-                bad(n, x + " " + why, None, v[x])
-
-    sec, nsec = v["frame.time_epoch"].split(".")
-    done.update(["ts_sec", "ts_nsec"])
-    if int(sec) != r["ts_sec"] or int(nsec.ljust(9, "0")) != r["ts_nsec"]:
-        bad(n, "ts", (r["ts_sec"], r["ts_nsec"]), v["frame.time_epoch"])
-    if "src" in r:
-        v6 = ":" in r["src"]
-        eq("src", "ipv6.src" if v6 else "ip.src")
-        eq("dst", "ipv6.dst" if v6 else "ip.dst")
-        eq("sport", "udp.srcport", int)
-        eq("dport", "udp.dstport", int)
-
-    eq("error", "smcdump.error")
-    if bool(r.get("error")) != (v["smcdump.expert.malformed"] != ""):
-        bad(n, "malformed expert info", r.get("error"),
-            v["smcdump.expert.malformed"])
-    mode = {1: "smcr", 2: "smcd"}
-    # smc-dump(8): mode and type are strings, "mode-N", "type-N" unknown
-    mname = lambda s: mode.get(int(s), "mode-%d" % int(s))
-    t = r["type"]
-    done.add("type")
-    if t == "malformed":
-        # the header was not decoded far enough for the record fields
-        absent(["smcdump.seq", "smcdump.token", "smcdump.dir"] + CDC_FIELDS,
-               "on a record the decoder could not read")
-    elif t == "legacy":
-        eq("mode", "smcdump.mode", mname)
-        eq("hdr_ver", "smcdump.hdr_ver", int)
-        eq("smc_ver", "smcdump.smc_ver", int)
-        eq("rec_type", "smcdump.type",
-           lambda s: {1: "data", 2: "cdc"}.get(int(s), int(s)))
-        eq("len", "smcdump.len", int)
-        eq("raw_len", "smcdump.legacy.raw_len", int)
-        eq("cap_len", "smcdump.cap_len", int)
-        eq("hex", "smcdump.legacy.raw")
-        if v["smcdump.expert.legacy"] == "":
-            bad(n, "legacy expert info", True, "")
-        absent(["smcdump.seq", "smcdump.token", "smcdump.data"] +
-               CDC_FIELDS, "on a legacy record")
-    else:
-        eq("type", "smcdump.type",
-           lambda s: {1: "data", 2: "cdc"}.get(int(s), "type-%d" % int(s)))
-        eq("mode", "smcdump.mode", mname)
-        eq("dir", "smcdump.dir")
-        eq("dir", "smcdump.flags.rx", lambda s: "rx" if s == "1" else "tx")
-        eq("token", "smcdump.token")
-        for k in ("seq", "hdr_ver", "smc_ver", "hdr_len", "offset",
-                  "orig_len"):
-            eq(k, "smcdump." + k, int)
-        eq("flags", "smcdump.flags", num, num(r["flags"]))
-        eq("len", "smcdump.payload_len", int)
-        eq("cap_len", "smcdump.cap_len", int)
-        eq("truncated", "smcdump.flags.truncated", lambda s: s == "1")
-        trunc_data = r["truncated"] and t == "data"
-        if trunc_data != (v["smcdump.expert.truncated"] != ""):
-            bad(n, "truncated expert info", trunc_data,
-                v["smcdump.expert.truncated"])
-        cut = r["cap_len"] < r["len"]
-        if cut != (v["smcdump.expert.cap_truncated"] != ""):
-            bad(n, "capture cut expert info", cut,
-                v["smcdump.expert.cap_truncated"])
-        if t == "data" and v["smcdump.payload_len"] == "" and "error" in r:
-            # malformed before the payload could be placed: the
-            # dissector shows no data (the decoder's len is 0)
-            if "hex" in r:
-                eq("hex", "smcdump.data")
-            absent(["smcdump.stream_offset"] + CDC_FIELDS,
-                   "on a record without a payload")
-        elif t == "data":
-            eq("offset", "smcdump.stream_offset", int)
-            if r["offset"] + r["len"] < 1 << 64:
-                eq("offset", "smcdump.stream_end", int,
-                   r["offset"] + r["len"])
-            else:
-                absent(["smcdump.stream_end"], "past 2^64")
-            if "hex" in r:
-                eq("hex", "smcdump.data", str, r["hex"] or None)
-            absent(CDC_FIELDS, "on a data record")
-        else:
-            done.add("hex")	# the CDC message: its fields below
-            absent(["smcdump.data", "smcdump.stream_offset"],
-                   "on a CDC record")
-        if not r.get("error"):
-            eq("len", "smcdump.len", int, r["hdr_len"] + r["len"])
-        c = r.get("cdc")
-        done.add("cdc")
-        if c is None:
-            absent([x for x in CDC_FIELDS], "without a decoded CDC message")
-        else:
-            cd = set()
-            def ceq(key, field, conv=str, js=None):
-                eq(key, field, conv, js, src=c, seen=cd)
-            smcr = "seqno" in c
-            if smcr:
-                ceq("seqno", "smcdump.cdc.seqno", int)
-                ceq("token", "smcdump.cdc.token")
-                ceq("msg_len", "smcdump.cdc.len", int)
-                absent(["smcdump.cdc.prod_cursor_flags"], "on SMC-R")
-            else:
-                ceq("prod_cursor_flags", "smcdump.cdc.prod_cursor_flags",
-                    num, num(c["prod_cursor_flags"]))
-                absent(["smcdump.cdc.seqno", "smcdump.cdc.token",
-                        "smcdump.cdc.len"], "on SMC-D")
-            for cur in ("prod", "cons"):
-                w, k = c[cur]["wrap"], c[cur]["count"]
-                ceq(cur, "smcdump.cdc.%s.wrap" % cur, int, w)
-                ceq(cur, "smcdump.cdc.%s.count" % cur, int, k)
-                ceq(cur, "smcdump.cdc." + cur, str, "%d:%d" % (w, k))
-            ceq("msg_type", "smcdump.cdc.type", num, num(c["msg_type"]))
-            ceq("prod_flags_raw", "smcdump.cdc.prod_flags", num,
-                num(c["prod_flags_raw"]))
-            ceq("conn_state_flags_raw", "smcdump.cdc.conn_state_flags", num,
-                num(c["conn_state_flags_raw"]))
-            for key, names in (("prod_flags", PF),
-                               ("conn_state_flags", CSF)):
-                ceq(key, "smcdump.cdc.%s.names" % key,
-                    lambda s: s.split(",") if s else [], c[key])
-                for nm in names:
-                    ceq(key, "smcdump.cdc.%s.%s" % (key, nm),
-                        lambda s: s == "1", nm in c[key])
-            for key in c:
-                if key not in cd:
-                    bad(n, "cdc." + key, c[key], "not compared")
-    for key in r:
-        if key not in done:
-            bad(n, key, r[key], "not compared")
-
-if not recs:
-    errors.append("no records in the capture")
-for e in errors[:40]:
-    print(e)
-if len(errors) > 40:
-    print("... %d differences" % len(errors))
-if errors:
-    sys.exit(1)
-print("%d records compared" % len(recs))
-EOF
 }
 
 # tshark with the dissector from the tree (or $WS_LUA); fails on a Lua error
@@ -317,11 +75,11 @@ wscompare() {
 	# shellcheck disable=SC2046
 	tshark_lua "${targs[@]}" -r "$pcap" -T fields -E header=y \
 		-E separator=/t -E occurrence=f \
-		$(python3 "$T/compare.py" fields) >"$T/cmp.tsv" || {
+		$(python3 "$TLIB/wireshark_compare.py" fields) >"$T/cmp.tsv" || {
 		echo "tshark failed"
 		return 1
 	}
-	python3 "$T/compare.py" "$T/cmp.json" "$T/cmp.tsv"
+	python3 "$TLIB/wireshark_compare.py" "$T/cmp.json" "$T/cmp.tsv"
 }
 
 # -------------------------------------------------------- generated
@@ -537,7 +295,14 @@ legacy hdrver=1 mode=r type=1 hex=0102"
 	for f in "$dir"/*-smcr.pcap "$dir"/*-all.pcap; do
 		[ -s "$f" ] && files+=("$f")
 	done
-	[ ${#files[@]} -gt 0 ] || skip "no captures in $dir"
+	if [ ${#files[@]} -eq 0 ]; then
+		# make check runs the SMC-R tier first and requires them
+		if [ -n "${SMCDUMP_REQUIRE_CAPTURES:-}" ]; then
+			echo "no captures in $dir: the SMC-R tier (testsuite/smcr) writes them"
+			return 1
+		fi
+		skip "no captures in $dir"
+	fi
 	for f in "${files[@]}"; do
 		# a capture without records (a run that moved nothing) has
 		# nothing to compare
@@ -551,7 +316,13 @@ sys.exit(0 if any(o.get("type") in ("data", "cdc") for o in json.load(sys.stdin)
 		echo "# $(basename "$f"): $output" >&3
 		n=$((n + 1))
 	done
-	[ $n -gt 0 ] || skip "no records in the captures in $dir"
+	if [ $n -eq 0 ]; then
+		if [ -n "${SMCDUMP_REQUIRE_CAPTURES:-}" ]; then
+			echo "no records in the captures in $dir"
+			return 1
+		fi
+		skip "no records in the captures in $dir"
+	fi
 }
 
 # ---------------------------------------------------- install, docs

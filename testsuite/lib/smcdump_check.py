@@ -2,7 +2,7 @@
 """Independent check of an SMC dump capture, for the tests.
 
 Reads a classic pcap (micro- or nanosecond) of Ethernet frames, as tcpdump
-writes from an smc-dummy link, parses each record by design.md section 4
+writes from an smc-dummy link, parses each record by Documentation/record-format.md
 without using any of the project's C code, and prints a JSON summary:
 record counts, seq gaps, checksum verdicts, and per stream (token and
 direction) the reassembled bytes' length and SHA-256.

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fake_genl.c - test double for smc/genl.c (not shipped)
+ * fake_genl.c - test double for lib/genl.c (not shipped)
  *
  * The host kernel has no SMC, so the host tests link the smc command with
- * this file in place of genl.c. It implements genl.h and answers like
+ * this file in place of lib/genl.c: the socket part of genl.h
+ * (smc_genl_open(), _close(), _talk()). Requests are built and errors
+ * printed by the real lib/genl_msg.c. It answers like
  * net/smc/smc_clc.c and smc_stats.c of Linux 6.12 would, from state given
  * in environment variables:
  *
@@ -93,41 +95,6 @@ int smc_genl_open(struct smc_genl *g)
 void smc_genl_close(struct smc_genl *g)
 {
 	g->nl = NULL;
-}
-
-struct nlmsghdr *smc_genl_msg(struct smc_genl *g, void *buf, uint8_t cmd,
-			      uint16_t flags)
-{
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *genl;
-
-	memset(buf, 0, SMC_GENL_REQ_SIZE);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = g->family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	if (!(flags & NLM_F_DUMP))
-		nlh->nlmsg_flags |= NLM_F_ACK;
-	nlh->nlmsg_seq = ++g->seq;
-	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
-	genl->cmd = cmd;
-	genl->version = SMC_GENL_FAMILY_VERSION;
-	return nlh;
-}
-
-int smc_genl_error(const struct smc_genl *g, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("Error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(-err));
-	if (g && g->extack[0])
-		fprintf(stderr, " (kernel says: %s)", g->extack);
-	fputc('\n', stderr);
-	return 1;
 }
 
 /* ---- the UEID table, as net/smc/smc_clc.c keeps it ---- */

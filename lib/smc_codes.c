@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "smc_codes.h"
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "utils.h"
 
 const struct smc_code smc_decline_codes[] = {
 	{ 0x01010000, "SMC_CLC_DECL_MEM", "insufficient memory resources" },

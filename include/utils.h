@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * utils.h - what every object of the smc command uses (lib/utils.c), in
+ * the sense iproute2's include/utils.h gives the same names: keyword
+ * abbreviation, argument errors, exit codes, program search.
+ */
+#ifndef SMC_UTILS_H
+#define SMC_UTILS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* Exit status of the smc command and of each object's handler.
+ * smc dump read/follow/stats add 3 (capture file cannot be read).
+ */
+#define EXIT_OK		0	/* success */
+#define EXIT_FAIL	1	/* failure, reported on stderr */
+#define EXIT_USAGE	2	/* usage error: unknown keyword, bad value */
+
+/*
+ * matches() - iproute2's abbreviation test
+ * @prefix: what the user typed
+ * @string: the full keyword
+ *
+ * Return: 0 when @prefix is a non-empty prefix of @string ("s", "st" and
+ * "stats" all match "stats"), non-zero otherwise; as iproute2's matches()
+ * and strcmp(), so `if (matches(arg, "show") == 0)` reads "arg is show".
+ */
+int matches(const char *prefix, const char *string);
+
+/*
+ * invarg() - report an invalid argument: 'Error: argument "ARG" is wrong:
+ * MSG' on stderr
+ *
+ * Return: EXIT_USAGE.
+ */
+int invarg(const char *msg, const char *arg);
+
+/*
+ * duparg() - report a keyword given twice: 'Error: duplicate "KEY":
+ * "ARG" is the second value.' on stderr
+ *
+ * Return: EXIT_USAGE.
+ */
+int duparg(const char *key, const char *arg);
+
+/* get_hex() - value of hex digit @c, -1 when it is none */
+int get_hex(char c);
+
+/* now_ms() - CLOCK_MONOTONIC in milliseconds */
+long long now_ms(void);
+
+/*
+ * find_in_path() - find @prog as execvp() would: a name with a '/' as
+ * given, else in each directory of $PATH (unset: /usr/local/bin:/usr/bin:
+ * /bin; an empty entry is the current directory)
+ * @out: the path found, @size bytes
+ *
+ * Return: true when an executable regular file was found.
+ */
+bool find_in_path(const char *prog, char *out, size_t size);
+
+#endif /* SMC_UTILS_H */

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utils.c - helpers of every object of the smc command (see utils.h)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "utils.h"
+
+int matches(const char *prefix, const char *string)
+{
+	if (!*prefix)
+		return 1;
+	while (*string && *prefix == *string) {
+		prefix++;
+		string++;
+	}
+	return *prefix != '\0';
+}
+
+int invarg(const char *msg, const char *arg)
+{
+	fprintf(stderr, "Error: argument \"%s\" is wrong: %s\n", arg, msg);
+	return EXIT_USAGE;
+}
+
+int duparg(const char *key, const char *arg)
+{
+	fprintf(stderr,
+		"Error: duplicate \"%s\": \"%s\" is the second value.\n",
+		key, arg);
+	return EXIT_USAGE;
+}
+
+int get_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+bool find_in_path(const char *prog, char *out, size_t size)
+{
+	const char *path = getenv("PATH"), *p, *e;
+
+	if (strchr(prog, '/')) {
+		snprintf(out, size, "%s", prog);
+		return access(out, X_OK) == 0;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = e + 1) {
+		struct stat st;
+
+		e = strchrnul(p, ':');
+		if (e == p)
+			snprintf(out, size, "./%s", prog);
+		else
+			snprintf(out, size, "%.*s/%s", (int)(e - p), p, prog);
+		if (!stat(out, &st) && S_ISREG(st.st_mode) &&
+		    !access(out, X_OK))
+			return true;
+		if (!*e)
+			return false;
+	}
+}

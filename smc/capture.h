@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capture.h - inside `smc dump start`: what capture.c (the supervisor),
+ * capture_tcpdump.c (tcpdump's command line and what it says on stderr)
+ * and capture_live.c (the live decoder) share. The lifecycle of a
+ * capture is described in Documentation/capture.md.
+ */
+#ifndef SMC_CAPTURE_H
+#define SMC_CAPTURE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "capture_state.h"
+#include "rtnl.h"
+#include "words.h"
+
+#define START_TIMEOUT_MS	30000	/* tcpdump listens within this */
+#define DRAIN_MS		10000	/* longest wait for tcpdump to catch up */
+#define TCPDUMP_BUFFER_KIB	"32768"	/* tcpdump -B default of ours */
+#define ERRTEXT_MAX		4096	/* tcpdump's early stderr kept */
+
+/**
+ * struct start_opts - what smc dump start was asked to do
+ * @mode: enum cap_mode
+ * @type: enum smc_dummy_capture
+ * @snaplen: the link's snaplen, 0 all
+ * @write: write FILE, or NULL
+ * @filter: filter EXPR, or NULL
+ * @param: param ARGS, or NULL
+ * @dev: dev NAME, or NULL for a random name
+ * @background: detach once the capture runs
+ * @pw: @param split into words
+ * @param_write: a -w FILE among @pw (tcpdump writes there), or NULL
+ * @file: absolute path of the file tcpdump writes, NULL: decoded live
+ *	("-" for standard output)
+ * @tcpdump: path of the tcpdump program
+ */
+struct start_opts {
+	int mode;
+	int type;
+	uint32_t snaplen;
+	const char *write;
+	const char *filter;
+	const char *param;
+	const char *dev;
+	bool background;
+	struct words pw;
+	const char *param_write;
+	char *file;
+	char tcpdump[PATH_MAX];
+};
+
+/**
+ * struct capture - a running capture, seen from its supervisor
+ * @o: the options
+ * @rt: rtnetlink socket
+ * @name: the link
+ * @have_link: we created @name and have not deleted it yet
+ * @argv: tcpdump's arguments
+ * @tpid: tcpdump, 0 once reaped
+ * @tstatus: tcpdump's wait status
+ * @dpid: the live decoder, 0 when none or reaped
+ * @errfd: read end of tcpdump's stderr, -1 at EOF
+ * @sfd: signalfd of SIGINT, SIGTERM, SIGHUP, SIGCHLD
+ * @notify_fd: background: the pipe to the waiting parent, else -1
+ * @line: the part of a stderr line read so far
+ * @linelen: bytes in @line
+ * @early: tcpdump's stderr before it listened
+ * @earlylen: bytes in @early
+ * @ready: tcpdump said "listening on"
+ * @stop: a signal asked us to end
+ * @nstops: stop signals received
+ * @no_drain: end tcpdump without drain() (nobody reads the decoder)
+ * @watch_out: live decoding: watch standard output for a reader that
+ *	went away
+ * @info_seen: counter reports (SIGUSR1) tcpdump made
+ * @info_captured: "packets captured" of the last report
+ * @info_received: "packets received by filter" of the last report
+ * @info_dropped: "packets dropped by kernel" of the last report
+ * @term_at: when tcpdump got SIGTERM (now_ms()), 0 not yet
+ * @captured: tcpdump's "packets captured", -1 unknown
+ * @kdropped: tcpdump's "packets dropped by kernel", -1 unknown
+ * @logpath: background: the log file
+ */
+struct capture {
+	struct start_opts *o;
+	struct rtnl rt;
+	char name[IF_NAMESIZE];
+	bool have_link;
+	struct words argv;
+	pid_t tpid;
+	int tstatus;
+	pid_t dpid;
+	int errfd;
+	int sfd;
+	int notify_fd;
+	char line[1024];
+	size_t linelen;
+	char early[ERRTEXT_MAX];
+	size_t earlylen;
+	bool ready;
+	bool stop;
+	unsigned int nstops;
+	bool no_drain;
+	bool watch_out;
+	unsigned int info_seen;
+	long long info_captured;
+	long long info_received;
+	long long info_dropped;
+	long long term_at;
+	long long captured;
+	long long kdropped;
+	char logpath[PATH_MAX];
+};
+
+/* capture_tcpdump.c */
+
+/* tcpdump_argv() - build tcpdump's command line into c->argv; 0 or
+ * -ENOMEM
+ */
+int tcpdump_argv(struct capture *c);
+
+/* tcpdump_print_argv() - "smc dump: running tcpdump ...", quoted for a
+ * shell (-d)
+ */
+void tcpdump_print_argv(FILE *f, const struct words *w);
+
+/* tcpdump_keep_early() - keep @line to show if tcpdump fails to start */
+void tcpdump_keep_early(struct capture *c, const char *line);
+
+/* tcpdump_read_err() - read what tcpdump wrote on stderr: the line that
+ * it listens, its counters (the answer to SIGUSR1 and the last words
+ * at its end) are taken in, other lines passed on; at EOF c->errfd is
+ * closed
+ */
+void tcpdump_read_err(struct capture *c);
+
+/* capture_live.c */
+
+/*
+ * capture_decode_live() - print tcpdump's pcap stream on @fd with the
+ * decoder of `smc dump read`, each frame as it arrives, up to the end of
+ * the stream. Runs in a child of the supervisor.
+ *
+ * Return: the exit status: 0, or 1 when a frame was malformed.
+ */
+int capture_decode_live(int fd);
+
+#endif /* SMC_CAPTURE_H */

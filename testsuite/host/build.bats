@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every C file of the project compiles without a warning: -Wall -Wextra
+# -Werror with the flags of the Makefile that builds it (the kernel
+# series is checked by kernel-series.bats). A C file in a directory
+# this test does not know fails it, so that no new file escapes.
+
+bats_require_minimum_version 1.5.0
+
+load lib
+
+setup_file() {
+	host_setup_file
+}
+
+# mkvar DIR NAME: variable NAME of DIR/Makefile
+mkvar() {
+	make -s --no-print-directory -C "$TOP/$1" \
+		--eval 'build-bats-print-%: ; @echo $($*)' "build-bats-print-$2"
+}
+
+# c_files: every C file of the tree (git's list when there is one)
+c_files() {
+	if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$TOP" ls-files --cached --others --exclude-standard '*.c' |
+			while read -r f; do [ -f "$TOP/$f" ] && echo "$f"; done
+	else
+		(cd "$TOP" && find . -name '*.c' -not -path './build/*' | sed 's|^\./||')
+	fi
+}
+
+@test "build: every C file compiles with -Wall -Wextra -Werror" {
+	local f dir flags out n=0 failed=0
+	local smc_flags lib_flags tools_flags ip_flags
+	smc_flags="$(mkvar smc CPPFLAGS) $(mkvar smc CFLAGS)"
+	lib_flags="$(mkvar lib CPPFLAGS) $(mkvar lib CFLAGS)"
+	tools_flags="$(mkvar testsuite/tools CPPFLAGS) $(mkvar testsuite/tools CFLAGS)"
+	ip_flags="$(mkvar ip CPPFLAGS) $(mkvar ip CFLAGS)"
+	while read -r f; do
+		case "$f" in
+		testsuite/host/helpers/socket-fake.c)
+			# an LD_PRELOAD library of its own (smc-socket.bats)
+			dir=testsuite/host/helpers flags="-fPIC" ;;
+		smc/*|testsuite/host/helpers/*)
+			dir=smc flags=$smc_flags ;;
+		lib/*)
+			dir=lib flags=$lib_flags ;;
+		testsuite/tools/*)
+			dir=testsuite/tools flags=$tools_flags ;;
+		ip/*)
+			[ -f "$TOP/build/iproute2/ip/ip_common.h" ] ||
+				[ -n "${IPROUTE2_SRC:-}" ] || {
+				echo "$f: no iproute2 tree (make iproute2)"
+				failed=1
+				continue
+			}
+			dir=ip flags=$ip_flags ;;
+		*)
+			echo "$f: no build flags known for this directory"
+			failed=1
+			continue ;;
+		esac
+		# shellcheck disable=SC2086
+		out="$(cd "$TOP/$dir" && ${CC:-cc} $flags -Wall -Wextra -Werror \
+			-c -o "$BATS_TEST_TMPDIR/x.o" "$TOP/$f" 2>&1)" || failed=1
+		if [ -n "$out" ]; then
+			echo "$f: $out"
+			failed=1
+		fi
+		n=$((n + 1))
+	done < <(c_files)
+	echo "# $n C files compiled" >&3
+	[ "$failed" = 0 ]
+	# the list is the tree's: the decoder, the command, the library, the
+	# tools and the helpers are all in it
+	[ "$n" -ge 25 ]
+}

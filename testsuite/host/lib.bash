@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# What the host test files share. Each file loads it first thing:
+#
+#   load lib
+#   setup_file() { host_setup_file smc tools; ... }
+#
+# host_setup_file exports TOP (the tree), H (helpers/), T (the file's
+# temporary directory), SMC (the smc command; DUMP_SMC=WRAPPER runs the
+# tests through a wrapper of it) and GEN (the capture generator), and
+# builds the directories it is given.
+
+TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+H="$BATS_TEST_DIRNAME/helpers"
+# Python modules of the tests (oracles, case writers)
+TLIB="$TOP/testsuite/lib"
+
+# host_make DIR...: make in each DIR of the tree ("smc", "testsuite/tools",
+# "ip"); on failure the log goes to the terminal and it returns 1
+host_make() {
+	local d log="$BATS_FILE_TMPDIR/make.log"
+	for d in "$@"; do
+		make -C "$TOP/$d" >>"$log" 2>&1 || {
+			cat "$log" >&3
+			return 1
+		}
+	done
+}
+
+# host_setup_file [DIR...]: the exports above, then host_make DIR...
+host_setup_file() {
+	export TOP H TLIB
+	export T="$BATS_FILE_TMPDIR"
+	export SMC="${DUMP_SMC:-$TOP/smc/smc}"
+	export GEN="$TOP/testsuite/tools/gen-smcdump-pcap"
+
+	[ $# -eq 0 ] || host_make "$@"
+}
+
+# smc_mkvar NAME: a variable of smc/Makefile (CC, CFLAGS, OBJS, ...)
+smc_mkvar() {
+	make -s --no-print-directory -C "$TOP/smc" \
+		--eval 'host-lib-print-%: ; @echo $($*)' "host-lib-print-$1"
+}
+
+# build_smc_fake OUT: the smc command with helpers/fake_genl.c in place of
+# lib/genl.c (the host has no SMC generic netlink family). The fake comes
+# before lib/libsmcutil.a, so that the linker takes the socket functions
+# from it and everything else (genl_msg.c, nl.c, ...) from the library.
+build_smc_fake() {
+	local out=$1 cc cflags cppflags ldlibs o link=()
+	cc="$(smc_mkvar CC)"
+	cflags="$(smc_mkvar CFLAGS)"
+	cppflags="$(smc_mkvar CPPFLAGS)"
+	ldlibs="$(smc_mkvar LDLIBS)"
+	for o in $(smc_mkvar OBJS); do
+		link+=("$TOP/smc/$o")
+	done
+	# shellcheck disable=SC2086
+	(cd "$TOP/smc" &&
+	 $cc $cppflags $cflags -Werror -c -o "$out.fake_genl.o" \
+		"$H/fake_genl.c" &&
+	 $cc $cflags -o "$out" "${link[@]}" "$out.fake_genl.o" \
+		"$TOP/lib/libsmcutil.a" $ldlibs)
+}
