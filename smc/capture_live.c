@@ -53,11 +53,12 @@ int capture_decode_live(int fd)
 		dc->frame++;
 		dump_report_malformed(dc, 0, 0, pcap_geterr(p));
 	}
+	dump_decode_finish(dc);
 	delete_json_obj();
 	fflush(stdout);
 	if (dc->cnt[DUMP_CNT_MALFORMED])
 		rc = 1;
-	free(dc);
+	dump_ctx_free(dc);
 	pcap_close(p);
 	return rc;
 }

@@ -482,6 +482,7 @@ static int ctx_end(struct dump_ctx *c)
 {
 	int rc = DUMP_EXIT_OK, trc;
 
+	dump_decode_finish(c);
 	if (c->track) {
 		trc = dump_track_report(c->track, c);
 		if (trc)

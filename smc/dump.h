@@ -327,6 +327,8 @@ enum dump_counter {
  * @tcache_sec: the second @tcache holds the local time of
  * @tcache: "HH:MM:SS" of @tcache_sec
  */
+struct dump_clc_part;
+
 struct dump_ctx {
 	enum dump_cmd cmd;
 	int dlt;
@@ -343,12 +345,15 @@ struct dump_ctx {
 	size_t lhsize;
 	bool nomem;
 	struct dump_track *track;
+	struct dump_clc_part *clc_parts;
+	unsigned int nclc_parts;
 	long long tcache_sec;
 	char tcache[16];
 };
 
 void dump_ctx_init(struct dump_ctx *c, enum dump_cmd cmd, int dlt);
 void dump_ctx_free(struct dump_ctx *c);
+void dump_decode_finish(struct dump_ctx *c);
 void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
 		       uint32_t ts_nsec, const uint8_t *data,
 		       uint32_t caplen);
@@ -363,6 +368,7 @@ void dump_print_hex(const uint8_t *p, uint32_t len);
 
 /* ---- dump_clc.c ---- */
 bool dump_clc_is_eyecatcher(const uint8_t *p);
+uint32_t dump_clc_msg_len(const uint8_t *p, uint32_t avail);
 int dump_decode_clc(struct dump_ctx *c, const uint8_t *p, uint32_t avail,
 		    bool quiet, uint32_t *used, bool *incomplete, char *err,
 		    size_t errlen);

@@ -742,6 +742,25 @@ static void decode_decline(struct clc_state *s, const struct clc_msg *m,
  * Return: DUMP_OK, or DUMP_BAD when the message breaks the format (bad
  * length, counts or offsets pointing outside it, wrong trailer).
  */
+/**
+ * dump_clc_msg_len() - the length a CLC message says it has
+ * @p: the message, starting with its eyecatcher
+ * @avail: bytes at @p
+ *
+ * Return: the header's length field (bytes, header and trailer
+ * included), or 0 when @avail does not hold the whole header or the
+ * length is below header plus trailer.
+ */
+uint32_t dump_clc_msg_len(const uint8_t *p, uint32_t avail)
+{
+	uint16_t length;
+
+	if (avail < CLC_HDR_LEN)
+		return 0;
+	length = get_be16(p + 5);
+	return length < CLC_HDR_LEN + CLC_TRL_LEN ? 0 : length;
+}
+
 int dump_decode_clc(struct dump_ctx *c, const uint8_t *p, uint32_t avail,
 		    bool quiet, uint32_t *used, bool *incomplete, char *err,
 		    size_t errlen)

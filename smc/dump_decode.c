@@ -20,6 +20,40 @@
 #define DLT_LINUX_SLL2	276
 #endif
 
+/* At most this many cut CLC messages wait for their next segment; past
+ * that, a cut message is shown as incomplete at once.
+ */
+#define DUMP_CLC_PARTS_MAX	1024
+/* CLC header: eyecatcher (4), type (1), length (2), version and flags (1) */
+#define CLC_HDR_BYTES		8
+
+/**
+ * struct dump_clc_part - a CLC message cut by the end of its TCP segment,
+ *	kept until the next segments of the same direction complete it
+ * @next: list in the context
+ * @pkt: the first segment's packet (addresses and ports; no data)
+ * @next_seq: TCP sequence number of the next byte the message needs
+ * @frame: the first segment's frame number
+ * @sec: its capture time, seconds
+ * @nsec: its capture time, nanoseconds
+ * @segs: segments the message came in so far
+ * @have: bytes of the message in @buf
+ * @len: the message's length from its header, 0 while the header is cut
+ * @buf: the message so far, room for @len bytes (or the header)
+ */
+struct dump_clc_part {
+	struct dump_clc_part *next;
+	struct dump_pkt pkt;
+	uint32_t next_seq;
+	uint64_t frame;
+	long long sec;
+	uint32_t nsec;
+	unsigned int segs;
+	uint32_t have;
+	uint32_t len;
+	uint8_t *buf;
+};
+
 /**
  * dump_ctx_init() - prepare a run
  * @c: the context
@@ -46,6 +80,13 @@ void dump_ctx_free(struct dump_ctx *c)
 {
 	if (!c)
 		return;
+	while (c->clc_parts) {
+		struct dump_clc_part *part = c->clc_parts;
+
+		c->clc_parts = part->next;
+		free(part->buf);
+		free(part);
+	}
 	free(c->links);
 	free(c->lhash);
 	free(c);
@@ -652,13 +693,227 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 			err);
 }
 
+/* one CLC message at @p (@avail bytes); @part when it was reassembled */
+static void emit_clc(struct dump_ctx *c, long long sec, uint32_t nsec,
+		     const struct dump_pkt *pkt, const uint8_t *p,
+		     uint32_t avail, const struct dump_clc_part *part,
+		     uint32_t *used, bool *incomplete)
+{
+	bool read = c->cmd == DUMP_CMD_READ;
+	char err[DUMP_ERRLEN];
+	int rc;
+
+	c->cnt[DUMP_CNT_CLC]++;
+	if (read) {
+		print_head(c, sec, nsec);
+		print_addrs(pkt);
+		print_string(PRINT_JSON, "type", NULL, "clc");
+	}
+	rc = dump_decode_clc(c, p, avail, !read, used, incomplete, err,
+			     sizeof(err));
+	if (rc != DUMP_OK)
+		c->cnt[DUMP_CNT_MALFORMED]++;
+	if (read) {
+		if (part && part->segs > 1) {
+			print_uint(PRINT_ANY, "segments", " segments %u",
+				   part->segs);
+			print_u64(PRINT_ANY, "first_frame",
+				  " first-frame %" PRIu64, part->frame);
+		}
+		if (rc != DUMP_OK) {
+			print_string(PRINT_FP, NULL, "%s", " ");
+			print_error(err);
+		}
+		if (c->hex)
+			dump_print_hex(p, *used);
+		print_end();
+	} else if (rc != DUMP_OK) {
+		fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n", c->frame,
+			err);
+	}
+}
+
+static bool same_flow(const struct dump_pkt *a, const struct dump_pkt *b)
+{
+	size_t n = a->family == AF_INET6 ? 16 : 4;
+
+	return a->family == b->family && a->sport == b->sport &&
+	       a->dport == b->dport && !memcmp(a->src, b->src, n) &&
+	       !memcmp(a->dst, b->dst, n);
+}
+
+static struct dump_clc_part **clc_part_find(struct dump_ctx *c,
+					    const struct dump_pkt *pkt)
+{
+	struct dump_clc_part **pp;
+
+	for (pp = &c->clc_parts; *pp; pp = &(*pp)->next)
+		if (same_flow(&(*pp)->pkt, pkt))
+			return pp;
+	return NULL;
+}
+
+/* take a waiting message out of the list and show it as it is, at the
+ * frame and time where it completed (@sec, @nsec) or, when @at_first,
+ * at those of its first segment
+ */
+static void clc_part_emit(struct dump_ctx *c, struct dump_clc_part **pp,
+			  bool at_first, long long sec, uint32_t nsec)
+{
+	struct dump_clc_part *part = *pp;
+	uint64_t frame = c->frame;
+	bool incomplete;
+	uint32_t used;
+
+	*pp = part->next;
+	c->nclc_parts--;
+	if (at_first) {
+		c->frame = part->frame;
+		sec = part->sec;
+		nsec = part->nsec;
+	}
+	emit_clc(c, sec, nsec, &part->pkt, part->buf, part->have, part,
+		 &used, &incomplete);
+	c->frame = frame;
+	free(part->buf);
+	free(part);
+}
+
+/* keep the message at @off of @pkt, cut by the segment's end, for the
+ * segments that follow; false when it cannot wait (then it is shown as
+ * incomplete at once)
+ */
+static bool clc_part_new(struct dump_ctx *c, long long sec, uint32_t nsec,
+			 const struct dump_pkt *pkt, uint32_t off,
+			 uint32_t len)
+{
+	uint32_t have = pkt->data_len - off;
+	struct dump_clc_part *part;
+
+	/* a segment the capture's snaplen cut: its sequence numbers say
+	 * nothing of what is missing
+	 */
+	if (pkt->data_len < pkt->data_wire_len ||
+	    c->nclc_parts >= DUMP_CLC_PARTS_MAX)
+		return false;
+	part = calloc(1, sizeof(*part));
+	if (!part)
+		return false;
+	part->buf = malloc(len ? len : CLC_HDR_BYTES);
+	if (!part->buf) {
+		free(part);
+		return false;
+	}
+	part->pkt = *pkt;
+	part->pkt.data = NULL;
+	part->pkt.data_len = 0;
+	part->next_seq = pkt->tcp_seq + pkt->data_len;
+	part->frame = c->frame;
+	part->sec = sec;
+	part->nsec = nsec;
+	part->segs = 1;
+	part->have = have;
+	part->len = len;
+	memcpy(part->buf, pkt->data + off, have);
+	part->next = c->clc_parts;
+	c->clc_parts = part;
+	c->nclc_parts++;
+	return true;
+}
+
+enum clc_part_rc {
+	CLC_PART_NONE,	/* the segment has nothing for the message */
+	CLC_PART_OLD,	/* a retransmission of bytes the message has */
+	CLC_PART_WAIT,	/* taken; the message waits for more */
+	CLC_PART_DONE,	/* the message was shown; *off: bytes it took */
+};
+
+/* the bytes of @pkt that continue the waiting message *@pp */
+static enum clc_part_rc clc_part_add(struct dump_ctx *c, long long sec,
+				     uint32_t nsec, struct dump_clc_part **pp,
+				     const struct dump_pkt *pkt,
+				     uint32_t *off)
+{
+	struct dump_clc_part *part = *pp;
+	uint32_t skip = part->next_seq - pkt->tcp_seq;
+	uint32_t avail, want, n;
+	const uint8_t *src;
+	uint8_t *buf;
+
+	*off = 0;
+	if (!pkt->data_len)
+		return CLC_PART_NONE;
+	if (skip >= pkt->data_len) {
+		/* sequence numbers before the next byte: bytes already
+		 * taken; after it: bytes that were never captured
+		 */
+		if (skip < 1u << 31)
+			return CLC_PART_OLD;
+		clc_part_emit(c, pp, true, sec, nsec);
+		return CLC_PART_NONE;
+	}
+	src = pkt->data + skip;
+	avail = pkt->data_len - skip;
+	while (avail) {
+		want = (part->len ? part->len : CLC_HDR_BYTES) - part->have;
+		n = avail < want ? avail : want;
+		memcpy(part->buf + part->have, src, n);
+		part->have += n;
+		part->next_seq += n;
+		src += n;
+		avail -= n;
+		if (part->len)
+			break;
+		if (part->have < CLC_HDR_BYTES)
+			continue;
+		/* the header is whole now: room for the message */
+		part->len = dump_clc_msg_len(part->buf, part->have);
+		if (!part->len)
+			break;
+		buf = realloc(part->buf, part->len);
+		if (!buf) {
+			part->len = 0;
+			break;
+		}
+		part->buf = buf;
+	}
+	part->segs++;
+	*off = pkt->data_len - avail;
+	if (pkt->data_len == pkt->data_wire_len &&
+	    ((!part->len && part->have < CLC_HDR_BYTES) ||
+	     (part->len && part->have < part->len)))
+		return CLC_PART_WAIT;
+	clc_part_emit(c, pp, false, sec, nsec);
+	return CLC_PART_DONE;
+}
+
+/**
+ * dump_decode_finish() - the end of the input: show what still waits
+ * @c: the run
+ *
+ * CLC messages whose segments did not all arrive are shown as incomplete,
+ * in frame order, at the frame and time of their first segment. Call it
+ * once after the last dump_decode_frame().
+ */
+void dump_decode_finish(struct dump_ctx *c)
+{
+	struct dump_clc_part **pp, **first;
+
+	while (c->clc_parts) {
+		first = &c->clc_parts;
+		for (pp = &c->clc_parts; *pp; pp = &(*pp)->next)
+			if ((*pp)->frame < (*first)->frame)
+				first = pp;
+		clc_part_emit(c, first, true, 0, 0);
+	}
+}
+
 static void decode_tcp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		       const struct dump_pkt *pkt)
 {
 	bool read = c->cmd == DUMP_CMD_READ, incomplete, any = false;
-	uint32_t off = 0, used;
-	char err[DUMP_ERRLEN];
-	int rc;
+	struct dump_clc_part **pp;
+	uint32_t off = 0, used, avail, len;
 
 	if (pkt->tcp_flags & DUMP_TCP_SYN) {
 		c->cnt[DUMP_CNT_SYN]++;
@@ -679,32 +934,33 @@ static void decode_tcp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		}
 		return;
 	}
+	/* a CLC message that an earlier segment of this direction began */
+	pp = clc_part_find(c, pkt);
+	if (pp) {
+		switch (clc_part_add(c, sec, nsec, pp, pkt, &off)) {
+		case CLC_PART_OLD:
+			c->cnt[DUMP_CNT_SKIPPED]++;
+			return;
+		case CLC_PART_WAIT:
+			return;
+		case CLC_PART_DONE:
+			any = true;
+			break;
+		case CLC_PART_NONE:
+			break;
+		}
+	}
 	while (pkt->data_len - off >= 4 &&
 	       dump_clc_is_eyecatcher(pkt->data + off)) {
 		any = true;
-		c->cnt[DUMP_CNT_CLC]++;
-		if (read) {
-			print_head(c, sec, nsec);
-			print_addrs(pkt);
-			print_string(PRINT_JSON, "type", NULL, "clc");
-		}
-		rc = dump_decode_clc(c, pkt->data + off, pkt->data_len - off,
-				     !read, &used, &incomplete, err,
-				     sizeof(err));
-		if (rc != DUMP_OK)
-			c->cnt[DUMP_CNT_MALFORMED]++;
-		if (read) {
-			if (rc != DUMP_OK) {
-				print_string(PRINT_FP, NULL, "%s", " ");
-				print_error(err);
-			}
-			if (c->hex)
-				dump_print_hex(pkt->data + off, used);
-			print_end();
-		} else if (rc != DUMP_OK) {
-			fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n",
-				c->frame, err);
-		}
+		avail = pkt->data_len - off;
+		len = dump_clc_msg_len(pkt->data + off, avail);
+		/* cut by the segment's end: the next segments complete it */
+		if ((avail < CLC_HDR_BYTES || len > avail) &&
+		    clc_part_new(c, sec, nsec, pkt, off, len))
+			break;
+		emit_clc(c, sec, nsec, pkt, pkt->data + off, avail, NULL,
+			 &used, &incomplete);
 		off += used;
 		if (!used || incomplete)
 			break;

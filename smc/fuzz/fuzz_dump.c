@@ -126,6 +126,7 @@ static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
 		free(b);
 		off += len;
 	}
+	dump_decode_finish(c);
 	if (c->track)
 		dump_track_report(c->track, c);
 	delete_json_obj();

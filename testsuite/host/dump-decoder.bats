@@ -311,3 +311,56 @@ PY
 	run -1 "$SMC" dump read "$T/unk.pcap"
 	[[ "${lines[0]}" == *"bogus-time"* && "${lines[1]}" == *"bogus-time"* ]]
 }
+
+# ------------------------------------------------------ 8. CLC over segments
+
+@test "CLC: a message split over TCP segments is reassembled, whatever else comes between" {
+	# an SMC-D v2 Accept of 94 bytes from the server in three segments
+	# (5 + 40 + 49 bytes: the first cuts even the 8-byte header); the
+	# client's Proposal-sized message of the other direction, a
+	# retransmission of the first segment and a bare ACK come between
+	{ clc_py; cat <<'PY'
+a94 = clc(2, smcd_acc_v2(extra=bytes(16)))
+assert len(a94) == 94
+c = clc(4, bytes(8) + struct.pack("!I", 0x03030000) + bytes(4), version=1,
+        typev1=0)  # a v1 Decline: peer id, diagnosis, reserved
+def srv(data, seq, flags=0x18):
+    return eth(ip4(6, tcp(data, seq, flags, sport=5201, dport=40000),
+                   src="10.0.0.2", dst="10.0.0.1"))
+def cli(data, seq):
+    return eth(ip4(6, tcp(data, seq)))
+OUT = pcap([srv(a94[:5], 7000), cli(c, 1000), srv(a94[:5], 7000),
+            srv(a94[5:45], 7005), srv(b"", 7045, 0x10),
+            srv(a94[45:], 7045)], 1)
+PY
+	} | mkcap "$T/split.pcap"
+	run -0 "$SMC" dump read "$T/split.pcap"
+	echo "$output"
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == "2 "*"10.0.0.1:40000 > 10.0.0.2:5201 CLC decline v1 len 28 "*"0x03030000"* ]]
+	[[ "${lines[1]}" == "6 "*"10.0.0.2:5201 > 10.0.0.1:40000 CLC accept v2 len 94 "*"extra 16"*" segments 3 first-frame 1"* ]]
+	[[ "$output" != *incomplete* && "$output" != *malformed* ]]
+	run -0 "$SMC" -j dump read "$T/split.pcap"
+	echo "$output" | jq -e '.[1].frame == 6 and .[1].segments == 3 and
+		.[1].first_frame == 1 and .[1].clc.length == 94'
+	run -0 "$SMC" -j dump stats "$T/split.pcap"
+	echo "$output"
+	echo "$output" | jq -e '.[0].total | .clc == 2 and .malformed == 0'
+}
+
+@test "CLC: a message whose next segment never came is incomplete at its first frame" {
+	{ clc_py; cat <<'PY'
+a94 = clc(2, smcd_acc_v2(extra=bytes(16)))
+def srv(data, seq):
+    return eth(ip4(6, tcp(data, seq, sport=5201, dport=40000),
+                   src="10.0.0.2", dst="10.0.0.1"))
+# bytes 40..59 were not captured: the third segment does not continue it
+OUT = pcap([srv(a94[:40], 7000), eth(ip4(6, tcp(b"not clc", 1, dport=80))),
+            srv(a94[60:], 7060)], 1)
+PY
+	} | mkcap "$T/gap.pcap"
+	run -0 "$SMC" dump read "$T/gap.pcap"
+	echo "$output"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "1 "*"CLC accept v2 len 94"*incomplete* ]]
+}
