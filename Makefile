@@ -77,6 +77,11 @@ bench: deps
 	$(BUILD) tools iproute2
 	bash scripts/bench.sh
 
+# smc-dump's .debs on Debian's kernel with smc-dump-dkms's modules
+# (testsuite/stock-dkms/run-suite: the DKMS build, captures, ip link)
+check-stock-dkms: tools iproute2 stock-kernel deb
+	bash testsuite/stock-dkms/run-suite build/deb
+
 # Debian packages smc-dump and smc-dump-dkms in build/deb/, lintian-checked
 # (scripts/make-deb.sh, debian/)
 deb: deps
@@ -96,4 +101,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: deb check-stock check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
+.PHONY: deb check-stock check-stock-dkms check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean

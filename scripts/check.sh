@@ -3,8 +3,10 @@
 # the real SMC-R captures under build/smcr-results that the host tier's
 # Wireshark comparison reads), then the host tests, then the VM tests in
 # one boot of the test kernel, then the stock-kernel tests in one boot of
-# Debian's unmodified kernel; prints every TAP line as it comes, each
-# tier's time and a closing tally
+# Debian's unmodified kernel, then the Debian packages (make deb,
+# lintian), the DKMS build of smc-dump-dkms for that kernel and the tests
+# of both packages there (testsuite/stock-dkms); prints every TAP line as
+# it comes, each tier's time and a closing tally
 # "N passed, N failed, N skipped". Exit status 0 only if nothing failed
 # and every tier ran.
 set -uo pipefail
@@ -37,6 +39,13 @@ tier host "host tests" env SMCDUMP_REQUIRE_CAPTURES=1 \
 tier vm "VM tests (patched kernel in QEMU)" bash testsuite/vm/run-suite testsuite/vm
 tier stock "stock-kernel tests (Debian's unmodified kernel in QEMU)" \
 	bash testsuite/stock/run-suite testsuite/stock
+tier deb "Debian packages (make deb: dpkg-buildpackage, lintian)" \
+	bash scripts/make-deb.sh
+dkms_deb=$(ls build/deb/smc-dump-dkms_*_all.deb 2>/dev/null | tail -n 1)
+tier dkms "DKMS build of smc-dump-dkms for Debian's kernel" \
+	bash scripts/stock-dkms.sh "${dkms_deb:-build/deb/no-smc-dump-dkms.deb}"
+tier stock-dkms "the packages on Debian's kernel with the DKMS-built modules" \
+	bash testsuite/stock-dkms/run-suite build/deb
 
 passed=$(grep -c '^ok ' "$log" | tr -d ' ')
 skipped=$(grep -c '^ok .* # skip' "$log" | tr -d ' ')

@@ -4,7 +4,8 @@
 # `ip link` on smc-dummy links of the patched kernel (issue 4), with both
 # ips: the one built from iproute2's source with the link_util linked in
 # (IP_BUILT, scripts/build-iproute2.sh) and the distribution's /sbin/ip
-# loading the plugin link_smc-dummy.so from IP_LIB_DIR=$TOP/ip (make tools).
+# loading the plugin link_smc-dummy.so from IP_LIB_DIR=$TOP/ip (make tools)
+# or from SMC_DUMP_IP_LIB_DIR (the stock-kernel tier: the .deb's).
 # Links made with one ip are read back, changed and deleted with both; the
 # values read back, in text and JSON, must equal the values set.
 #
@@ -17,7 +18,7 @@ load lib
 bats_require_minimum_version 1.5.0
 
 IP_STOCK=${IP_STOCK:-/sbin/ip}
-PLUGIN_DIR=$TOP/ip
+PLUGIN_DIR=${SMC_DUMP_IP_LIB_DIR:-$TOP/ip}
 NO_PLUGINS=/nonexistent/smc-dump-no-plugins
 
 setup_file() {

@@ -5,7 +5,8 @@
 TOP=${SMC_DUMP_TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
 NL=$TOP/testsuite/tools/smc-dummy-nl
 TRAFFIC=$TOP/testsuite/tools/smc-traffic
-SMC=$TOP/smc/smc
+# SMC_DUMP_SMC: another smc command, e.g. the one a .deb installed
+SMC=${SMC_DUMP_SMC:-$TOP/smc/smc}
 CHECK=$TOP/testsuite/lib/smcdump_check.py
 IP_BUILT=${IP_BUILT:-$TOP/build/iproute2/ip/ip}
 UEID=SMCDUMPTEST
