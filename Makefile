@@ -79,7 +79,9 @@ bench: deps
 
 # smc-dump's .debs on Debian's kernel with smc-dump-dkms's modules
 # (testsuite/stock-dkms/run-suite: the DKMS build, captures, ip link)
-check-stock-dkms: tools iproute2 stock-kernel deb
+check-stock-dkms: deps
+	$(BUILD) tools iproute2 stock-kernel
+	bash scripts/make-deb.sh
 	bash testsuite/stock-dkms/run-suite build/deb
 
 # Debian packages smc-dump and smc-dump-dkms in build/deb/, lintian-checked
