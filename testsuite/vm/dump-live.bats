@@ -25,7 +25,7 @@ teardown() {
 
 @test "tcpdump -U -w - | smc dump read -: the first record within a second" {
 	local out=$BATS_TEST_TMPDIR/live.out i t0 t1
-	ip link add smcd9 type smc-dummy mode smcd
+	"$NL" add smcd9 mode 2
 	ip link set smcd9 up
 	# the pipeline in its own process group, so that teardown ends it
 	set -m
