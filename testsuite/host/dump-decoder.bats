@@ -22,18 +22,9 @@ setup_file() {
 	host_setup_file smc testsuite/tools
 }
 
-# expect_stream FILE LEN: FILE holds byte i = i & 0xff for i < LEN
+# expect_stream FILE LEN [HOLE]: testsuite/lib/streamfile.py
 expect_stream() {
-	python3 - "$1" "$2" <<'PY'
-import sys
-d = open(sys.argv[1], "rb").read()
-n = int(sys.argv[2])
-want = bytes(i & 0xff for i in range(n))
-if d != want:
-    bad = [i for i in range(min(len(d), n)) if d[i] != want[i]][:5]
-    sys.exit("%s: %d bytes, want %d; first differing %s" %
-             (sys.argv[1], len(d), n, bad))
-PY
+	python3 "$TLIB/streamfile.py" "$@"
 }
 
 # mkcap OUT < PYTHON: PYTHON sets OUT to the file's bytes
@@ -84,14 +75,8 @@ for i in range(100):
 	run -0 "$SMC" -j dump follow "$T/rev.pcap" "$T/o"
 	echo "$output" | jq -e '.[0].connections[0].tx | .start == 0 and
 		.end == 19900 and .holes == 99 and .hole_bytes == 9900'
-	python3 - "$T/o/smcr-00000006-tx.bin" <<'PY'
-import sys
-d = open(sys.argv[1], "rb").read()
-assert len(d) == 19900, len(d)
-for i in range(19900):
-    want = (i & 0xff) if (i // 100) % 2 == 0 else 0
-    assert d[i] == want, (i, d[i], want)
-PY
+	# 100 bytes of data, 100 bytes of hole (zeros), ...
+	expect_stream "$T/o/smcr-00000006-tx.bin" 19900 100
 }
 
 # ------------------------------------------------------ 2. linear cost
@@ -203,43 +188,13 @@ PY
 
 # ------------------------------------------------------ 6. CLC lengths
 
-# clc.py helpers (appended to mkcap input): CLC messages as Linux 6.12
-# net/smc/smc_clc.h lays them out
-clc_py() {
-	cat <<'PY'
-EYE_D = bytes.fromhex("e2d4c3c4")
-def clc(typ, body, version=2, typev1=1, typev2=0):
-    n = 8 + len(body) + 4
-    return (EYE_D + struct.pack("!BHB", typ, n,
-            version << 4 | typev2 << 2 | typev1) + body + EYE_D)
-def smcd_acc_v2(extra=b"", fce=b""):
-    # gid, token, dmbe idx/size, reserved, link id, chid, eid, gid_ext
-    return (struct.pack("!QQBB2sI", 0x1111, 0x2222, 1, 0x10, b"", 7) +
-            struct.pack("!H", 0x00ab) + b"EID".ljust(32, b" ") +
-            struct.pack("!Q", 0) + fce + extra)
-def fce_v2x(host=b"host1"):
-    # v2_direct/reserved, os_type<<4|release, reserved, hostname,
-    # max_conns, max_links, feature_mask, vendor options, reserved
-    return (struct.pack("!BBH", 0, 2 << 4 | 1, 0) + host.ljust(32, b"\0") +
-            struct.pack("!BBHI", 0, 0, 1, 0) + bytes(8))
-def clc_frames(msgs, seq=1000):
-    out = []
-    for m in msgs:
-        out.append(eth(ip4(6, tcp(m, seq)), smac=b"\x02\0\0\0\0\x0a",
-                       dmac=b"\x02\0\0\0\0\x0b"))
-        seq += len(m)
-    return out
-PY
-}
-
 @test "CLC: SMC-D v2 Accept and Confirm longer than their fields decode" {
-	{ clc_py; cat <<'PY'
+	mkcap "$T/clclong.pcap" <<'PY'
 a94 = clc(2, smcd_acc_v2(extra=bytes(16)))
 c138 = clc(3, smcd_acc_v2(fce=fce_v2x(), extra=bytes(8)), typev2=2)
 assert len(a94) == 94 and len(c138) == 138
 OUT = pcap(clc_frames([a94, c138]), 1)
 PY
-	} | mkcap "$T/clclong.pcap"
 	run -0 "$SMC" dump read "$T/clclong.pcap"
 	echo "$output"
 	[[ "${lines[0]}" == *"CLC accept v2 len 94 "*"extra 16"* ]]
@@ -251,12 +206,10 @@ PY
 }
 
 @test "CLC: a Proposal with 9 UEIDs carries a note that Linux rejects it" {
-	{ clc_py; cat <<'PY'
+	mkcap "$T/prop9.pcap" <<'PY'
 # v2 proposal, v1 path none (no prefix area), v2 path SMC-D
 base = struct.pack("!8s16s6sH", b"sysid", bytes(16), bytes(6), 0)
 smcd = struct.pack("!QHH", 0x5, 0x7, 28) + bytes(28)   # gid, chid, v2_ext_offset
-v2 = (struct.pack("!BBBBH", 9, 0, 0, 0x10, 0) + struct.pack("!H", 8 + 9 * 32 - 8)
-      + bytes(16) + bytes(16))
 v2 = struct.pack("!BBBBHH16sBBH12s", 9, 0, 0, 0x10, 0, 32 + 9 * 32,
                  bytes(16), 0, 0, 0, bytes(12))
 ueids = b"".join(("U%d" % i).encode().ljust(32, b" ") for i in range(9))
@@ -264,7 +217,6 @@ sv2 = b"SEID".ljust(32, b" ") + bytes(16)
 p = clc(1, base + smcd + v2 + ueids + sv2, typev1=2, typev2=1)
 OUT = pcap(clc_frames([p]), 1)
 PY
-	} | mkcap "$T/prop9.pcap"
 	run -0 "$SMC" -j dump read "$T/prop9.pcap"
 	echo "$output"
 	echo "$output" | jq -e '.[0].clc | (.v2.ueids | length) == 9 and
@@ -319,7 +271,7 @@ PY
 	# (5 + 40 + 49 bytes: the first cuts even the 8-byte header); the
 	# client's Proposal-sized message of the other direction, a
 	# retransmission of the first segment and a bare ACK come between
-	{ clc_py; cat <<'PY'
+	mkcap "$T/split.pcap" <<'PY'
 a94 = clc(2, smcd_acc_v2(extra=bytes(16)))
 assert len(a94) == 94
 c = clc(4, bytes(8) + struct.pack("!I", 0x03030000) + bytes(4), version=1,
@@ -333,7 +285,6 @@ OUT = pcap([srv(a94[:5], 7000), cli(c, 1000), srv(a94[:5], 7000),
             srv(a94[5:45], 7005), srv(b"", 7045, 0x10),
             srv(a94[45:], 7045)], 1)
 PY
-	} | mkcap "$T/split.pcap"
 	run -0 "$SMC" dump read "$T/split.pcap"
 	echo "$output"
 	[ "${#lines[@]}" -eq 2 ]
@@ -349,7 +300,7 @@ PY
 }
 
 @test "CLC: a message whose next segment never came is incomplete at its first frame" {
-	{ clc_py; cat <<'PY'
+	mkcap "$T/gap.pcap" <<'PY'
 a94 = clc(2, smcd_acc_v2(extra=bytes(16)))
 def srv(data, seq):
     return eth(ip4(6, tcp(data, seq, sport=5201, dport=40000),
@@ -358,7 +309,6 @@ def srv(data, seq):
 OUT = pcap([srv(a94[:40], 7000), eth(ip4(6, tcp(b"not clc", 1, dport=80))),
             srv(a94[60:], 7060)], 1)
 PY
-	} | mkcap "$T/gap.pcap"
 	run -0 "$SMC" dump read "$T/gap.pcap"
 	echo "$output"
 	[ "${#lines[@]}" -eq 1 ]

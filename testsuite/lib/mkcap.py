@@ -5,7 +5,7 @@ stdout: a small capture writer of the host tests (dump-decoder.bats),
 written from the pcap, pcapng and Linux cooked formats and
 Documentation/record-format.md, independent of the decoder. The program
 sets OUT to the file's bytes with the helpers defined here (ip4, udp,
-tcp, record, eth, ...).
+tcp, record, eth, ..., and CLC messages: clc, smcd_acc_v2, ...).
 
     mkcap.py < PROGRAM > CAPTURE
 """
@@ -73,6 +73,38 @@ def pcapng(ifaces, frames, ts=1700000000):
         t = ts * 1000000 + i
         out += block(6, struct.pack("<IIIII", ifc, t >> 32, t & 0xffffffff,
                                     len(f), len(f)) + f)
+    return out
+
+# CLC messages as Linux 6.12 net/smc/smc_clc.h lays them out, carried in
+# TCP segments (dump-decoder.bats)
+EYE_D = bytes.fromhex("e2d4c3c4")   # "SMCD" in EBCDIC
+
+def clc(typ, body, version=2, typev1=1, typev2=0):
+    # header: eyecatcher, type, length, version:4 typev2:2 typev1:2;
+    # trailer: eyecatcher
+    n = 8 + len(body) + 4
+    return (EYE_D + struct.pack("!BHB", typ, n,
+            version << 4 | typev2 << 2 | typev1) + body + EYE_D)
+
+def smcd_acc_v2(extra=b"", fce=b""):
+    # gid, token, dmbe idx/size, reserved, link id, chid, eid, gid_ext
+    return (struct.pack("!QQBB2sI", 0x1111, 0x2222, 1, 0x10, b"", 7) +
+            struct.pack("!H", 0x00ab) + b"EID".ljust(32, b" ") +
+            struct.pack("!Q", 0) + fce + extra)
+
+def fce_v2x(host=b"host1"):
+    # v2_direct/reserved, os_type<<4|release, reserved, hostname,
+    # max_conns, max_links, feature_mask, vendor options, reserved
+    return (struct.pack("!BBH", 0, 2 << 4 | 1, 0) + host.ljust(32, b"\0") +
+            struct.pack("!BBHI", 0, 0, 1, 0) + bytes(8))
+
+def clc_frames(msgs, seq=1000):
+    # one TCP segment per message, client to server, in sequence
+    out = []
+    for m in msgs:
+        out.append(eth(ip4(6, tcp(m, seq)), smac=b"\x02\0\0\0\0\x0a",
+                       dmac=b"\x02\0\0\0\0\x0b"))
+        seq += len(m)
     return out
 
 env = dict(globals())
