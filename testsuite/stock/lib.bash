@@ -3,7 +3,6 @@
 
 load ../vm/lib
 
-HOLD=$TOP/testsuite/host/helpers/socket-hold.py
 STOCK_DIR=$TOP/build/stock/${SMC_DUMP_STOCK_KVER:-none}
 
 # Outside the stock guest the tests skip (run-vm --stock sets the variable).
@@ -22,30 +21,6 @@ stat_of() {
 fb_count() {
 	"$SMC" -j stats | jq --arg r "$1" --arg c "$2" \
 		'[.[0].fallback.reasons[] | select(.role == $r and .code == $c) | .count] | add // 0'
-}
-
-# hold ARGS...: socket-hold.py ARGS in the background until release; sets
-# SPORT CPORT (listener and client ports) and SINO AINO CINO (inodes of
-# the listener, the accepted and the client socket)
-hold() {
-	local ready i
-	ready=$(mktemp -d /tmp/hold.XXXXXX)/ready
-	python3 "$HOLD" "$@" "$ready" 3>&- &
-	HOLD_PID=$!
-	for i in $(seq 300); do
-		[ -f "$ready" ] && break
-		sleep 0.1
-	done
-	cat "$ready"
-	read -r _ SPORT _ CPORT _ SINO _ AINO _ CINO <"$ready"
-	[ -n "$CINO" ]
-}
-
-release() {
-	[ -n "${HOLD_PID:-}" ] || return 0
-	kill "$HOLD_PID"
-	wait "$HOLD_PID" || true
-	HOLD_PID=
 }
 
 # line INODE ARGS...: the line of socket INODE in `smc ARGS`, blanks squeezed

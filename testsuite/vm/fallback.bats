@@ -11,8 +11,6 @@ bats_require_minimum_version 1.5.0
 
 load lib
 
-HOLD=$TOP/testsuite/host/helpers/socket-hold.py
-
 setup() {
 	vm_only
 	HOLD_PID=
@@ -22,41 +20,6 @@ teardown() {
 	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
 	release
 	ensure_ueid
-}
-
-# hold [-u UID] ARGS...: socket-hold.py ARGS in the background until
-# release; sets SPORT CPORT (listener and client ports) and SINO AINO CINO
-# (inodes of the listener, the accepted and the client socket)
-hold() {
-	local ready i uid=
-	if [ "$1" = -u ]; then
-		uid=$2
-		shift 2
-	fi
-	ready=$(mktemp -d /tmp/hold.XXXXXX)
-	chmod 777 "$ready"
-	ready=$ready/ready
-	if [ -n "$uid" ]; then
-		setpriv --reuid="$uid" --regid="$uid" --clear-groups \
-			python3 "$HOLD" "$@" "$ready" 3>&- &
-	else
-		python3 "$HOLD" "$@" "$ready" 3>&- &
-	fi
-	HOLD_PID=$!
-	for i in $(seq 200); do
-		[ -f "$ready" ] && break
-		sleep 0.1
-	done
-	cat "$ready"
-	read -r _ SPORT _ CPORT _ SINO _ AINO _ CINO <"$ready"
-	[ -n "$CINO" ]
-}
-
-release() {
-	[ -n "$HOLD_PID" ] || return 0
-	kill "$HOLD_PID"
-	wait "$HOLD_PID" || true
-	HOLD_PID=
 }
 
 # line INODE ARGS...: the line of socket INODE in `smc ARGS`, blanks squeezed

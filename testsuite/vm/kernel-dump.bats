@@ -7,8 +7,7 @@
 load lib
 
 setup_file() {
-	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
-	ensure_ueid
+	vm_setup_ueid
 }
 
 setup() {

@@ -8,6 +8,7 @@ TRAFFIC=$TOP/testsuite/tools/smc-traffic
 # SMC_DUMP_SMC: another smc command, e.g. the one a .deb installed
 SMC=${SMC_DUMP_SMC:-$TOP/smc/smc}
 CHECK=$TOP/testsuite/lib/smcdump_check.py
+HOLD=$TOP/testsuite/host/helpers/socket-hold.py
 IP_BUILT=${IP_BUILT:-$TOP/build/iproute2/ip/ip}
 UEID=SMCDUMPTEST
 
@@ -19,6 +20,12 @@ vm_only() {
 # SMC-Dv2 over loopback-ism needs a user EID on x86 (design.md section 6).
 ensure_ueid() {
 	"$SMC" ueid show | grep -qx "$UEID" || "$SMC" ueid add "$UEID"
+}
+
+# vm_setup_ueid: setup_file of the files that move SMC-Dv2 traffic
+vm_setup_ueid() {
+	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
+	ensure_ueid
 }
 
 # run_in NETNS CMD...: CMD in a netns, or here when NETNS is empty
@@ -116,4 +123,40 @@ cap_sums() {
 # link_stat DEV FIELD [NETNS]: a counter of the link (tx_packets, ...)
 link_stat() {
 	run_in "${3:-}" cat "/sys/class/net/$1/statistics/$2"
+}
+
+# hold [-u UID] ARGS...: socket-hold.py ARGS in the background (as UID)
+# until release; sets SPORT CPORT (listener and client ports) and SINO
+# AINO CINO (inodes of the listener, the accepted and the client socket)
+hold() {
+	local ready i uid=
+	if [ "$1" = -u ]; then
+		uid=$2
+		shift 2
+	fi
+	ready=$(mktemp -d /tmp/hold.XXXXXX)
+	chmod 777 "$ready"
+	ready=$ready/ready
+	if [ -n "$uid" ]; then
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+			python3 "$HOLD" "$@" "$ready" 3>&- &
+	else
+		python3 "$HOLD" "$@" "$ready" 3>&- &
+	fi
+	HOLD_PID=$!
+	for i in $(seq 300); do
+		[ -f "$ready" ] && break
+		sleep 0.1
+	done
+	cat "$ready"
+	read -r _ SPORT _ CPORT _ SINO _ AINO _ CINO <"$ready"
+	[ -n "$CINO" ]
+}
+
+# release: end the holder that hold started, if any
+release() {
+	[ -n "${HOLD_PID:-}" ] || return 0
+	kill "$HOLD_PID"
+	wait "$HOLD_PID" || true
+	HOLD_PID=
 }

@@ -18,8 +18,7 @@ FUZZ=$TOP/testsuite/tools/smc-dummy-fuzz
 SPLAT='WARNING:|BUG:|KASAN:|Oops|general protection|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|UBSAN:|refcount_t:|unregister_netdevice: waiting for'
 
 setup_file() {
-	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
-	ensure_ueid
+	vm_setup_ueid
 }
 
 setup() {
