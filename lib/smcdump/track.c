@@ -29,14 +29,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <pcap/pcap.h>
 
-#include "dump.h"
+#include "smcdump.h"
 #include "json_print.h"
 
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2	276
-#endif
 
 #define MAX_RANGES	1000	/* ranges listed per kind and stream */
 
@@ -1128,21 +1124,9 @@ static void print_ranges(const struct stream *st, bool trunc, uint64_t n)
 	}
 }
 
-struct totals {
-	uint64_t bytes;
-	uint64_t holes;
-	uint64_t hole_bytes;
-	uint64_t truncs;
-	uint64_t trunc_bytes;
-	uint64_t overlaps;
-	uint64_t overlap_bytes;
-	uint64_t cdc_seq_gaps;
-	uint64_t files;
-	uint64_t werrs;
-};
 
 static void print_stream(const struct dump_track *t, const struct stream *st,
-			 int dir, struct totals *tot)
+			 int dir, struct dump_track_totals *tot)
 {
 	struct gap_sum g = { 0 };
 	const char *name = dir ? "rx" : "tx";
@@ -1243,44 +1227,26 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 	close_json_object();
 }
 
-static void fmt_link(const struct dump_link *l, char *buf, size_t len)
-{
-	size_t i, n = 0;
-
-	if (l->ifindex && l->key_len == 4) {
-		snprintf(buf, len, "ifindex %u", get_be32(l->key));
-		return;
-	}
-	if (!l->key_len) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	buf[0] = '\0';
-	for (i = 0; i < l->key_len && n + 4 < len; i++)
-		n += snprintf(buf + n, len - n, "%s%02x", i ? ":" : "",
-			      l->key[i]);
-}
-
 /**
- * dump_track_report() - print what follow or stats found
+ * dump_track_report() - print the connections follow or stats found
  * @t: the tracker
- * @c: the run (counters, links, link type)
+ * @tot: filled with the sums over every stream, for the totals line that
+ *	dump_decode_report() prints
  *
- * Prints one entry per connection (both streams), one per smc-dummy
- * link (record sequence gaps) and the totals; text or JSON.
- *
- * Return: 0, or 3 when follow could not write a stream file or memory
- * ran out (the report says which).
+ * Prints one entry per connection (both streams), text or JSON (the
+ * "connections" array). In follow, the stream files get their final
+ * layout first.
  */
-int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
+void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
 {
-	struct totals tot = { 0 };
-	uint64_t gaps = 0, lost = 0;
-	char a[INET6_ADDRSTRLEN + 8], buf[40];
+	static const char *const keys[4] = { "local", "lport", "peer", "pport" };
+	char buf[40];
 	struct conn *k;
 	size_t i;
 
-	open_json_object(NULL);
+	memset(tot, 0, sizeof(*tot));
+	tot->follow = t->dir != NULL;
+	tot->connections = t->nconn;
 	open_json_array(PRINT_JSON, "connections");
 	for (k = t->first; k; k = k->next) {
 		for (i = 0; i < 2; i++)
@@ -1295,25 +1261,12 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
 			     k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr");
 		snprintf(buf, sizeof(buf), "0x%08x", k->token);
 		print_string(PRINT_ANY, "token", " token %s", buf);
-		if (is_json_context()) {
-			dump_fmt_ip(k->family, k->laddr, a, sizeof(a));
-			print_string(PRINT_JSON, "local", NULL, a);
-			print_uint(PRINT_JSON, "lport", NULL, k->lport);
-			dump_fmt_ip(k->family, k->raddr, a, sizeof(a));
-			print_string(PRINT_JSON, "peer", NULL, a);
-			print_uint(PRINT_JSON, "pport", NULL, k->rport);
-		} else {
-			dump_fmt_addr(k->family, k->laddr, k->lport, a,
-				      sizeof(a));
-			print_string(PRINT_FP, NULL, " %s <->", a);
-			dump_fmt_addr(k->family, k->raddr, k->rport, a,
-				      sizeof(a));
-			print_string(PRINT_FP, NULL, " %s", a);
-		}
+		dump_print_ends(k->family, k->laddr, k->lport, k->raddr,
+				k->rport, keys, " %s <->", " %s");
 		for (i = 0; i < 2; i++) {
 			struct stream *st = k->s[i];
 
-			print_stream(t, st ? st : &no_stream, (int)i, &tot);
+			print_stream(t, st ? st : &no_stream, (int)i, tot);
 			if (st)	/* the ranges are listed: done with them */
 				stream_unflatten(st);
 		}
@@ -1321,71 +1274,7 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
 		print_nl();
 	}
 	close_json_array(PRINT_JSON, NULL);
-
-	open_json_array(PRINT_JSON, "links");
-	for (i = 0; i < c->nlinks; i++) {
-		const struct dump_link *l = &c->links[i];
-
-		gaps += l->gaps;
-		lost += l->lost;
-		open_json_object(NULL);
-		fmt_link(l, buf, sizeof(buf));
-		print_string(PRINT_ANY, "link", "link %s", buf);
-		print_u64(PRINT_ANY, "records", " records %" PRIu64,
-			  l->records);
-		print_uint(PRINT_ANY, "first_seq", " first-seq %u",
-			   l->first_seq);
-		print_uint(PRINT_ANY, "next_seq", " next-seq %u", l->next_seq);
-		print_u64(PRINT_ANY, "seq_gaps", " seq-gaps %" PRIu64, l->gaps);
-		print_u64(PRINT_ANY, "lost", " lost %" PRIu64, l->lost);
-		print_u64(PRINT_ANY, "reordered", " reordered %" PRIu64,
-			  l->reordered);
-		close_json_object();
-		print_nl();
-	}
-	close_json_array(PRINT_JSON, NULL);
-
-	open_json_object("total");
-	print_string(PRINT_FP, NULL, "%s", "total:");
-	print_u64(PRINT_ANY, "frames", " frames %" PRIu64,
-		  c->cnt[DUMP_CNT_FRAMES]);
-	print_u64(PRINT_ANY, "records", " records %" PRIu64,
-		  c->cnt[DUMP_CNT_RECORDS]);
-	print_u64(PRINT_ANY, "data", " data %" PRIu64, c->cnt[DUMP_CNT_DATA]);
-	print_u64(PRINT_ANY, "cdc", " cdc %" PRIu64, c->cnt[DUMP_CNT_CDC]);
-	print_u64(PRINT_ANY, "legacy", " legacy %" PRIu64,
-		  c->cnt[DUMP_CNT_LEGACY]);
-	print_u64(PRINT_ANY, "clc", " clc %" PRIu64, c->cnt[DUMP_CNT_CLC]);
-	print_u64(PRINT_ANY, "syn", " syn %" PRIu64, c->cnt[DUMP_CNT_SYN]);
-	print_u64(PRINT_ANY, "skipped", " skipped %" PRIu64,
-		  c->cnt[DUMP_CNT_SKIPPED]);
-	print_u64(PRINT_ANY, "malformed", " malformed %" PRIu64,
-		  c->cnt[DUMP_CNT_MALFORMED]);
-	print_u64(PRINT_ANY, "connections", " connections %" PRIu64,
-		  (uint64_t)t->nconn);
-	print_u64(PRINT_ANY, "bytes", " bytes %" PRIu64, tot.bytes);
-	print_u64(PRINT_ANY, "holes", " holes %" PRIu64, tot.holes);
-	print_u64(PRINT_ANY, "hole_bytes", " (%" PRIu64 " bytes)",
-		  tot.hole_bytes);
-	print_u64(PRINT_ANY, "truncated", " truncated %" PRIu64, tot.truncs);
-	print_u64(PRINT_ANY, "truncated_bytes", " (%" PRIu64 " bytes)",
-		  tot.trunc_bytes);
-	print_u64(PRINT_ANY, "overlaps", " overlaps %" PRIu64, tot.overlaps);
-	print_u64(PRINT_ANY, "overlap_bytes", " (%" PRIu64 " bytes)",
-		  tot.overlap_bytes);
-	print_u64(PRINT_ANY, "seq_gaps", " seq-gaps %" PRIu64, gaps);
-	print_u64(PRINT_ANY, "lost", " lost %" PRIu64, lost);
-	print_u64(PRINT_ANY, "cdc_seq_gaps", " cdc-seq-gaps %" PRIu64,
-		  tot.cdc_seq_gaps);
-	if (t->dir)
-		print_u64(PRINT_ANY, "files", " files %" PRIu64, tot.files);
-	if (t->nomem || c->nomem)
-		print_bool(PRINT_ANY, "out_of_memory", " out-of-memory %s",
-			   true);
-	close_json_object();
-	print_nl();
-	close_json_object();
-	return tot.werrs || t->nomem || c->nomem ? 3 : 0;
+	tot->nomem = t->nomem;
 }
 
 /**
