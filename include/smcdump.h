@@ -8,6 +8,7 @@
  * decode.c  one captured frame: parse, print (json_print), track; the
  *           report's links and totals
  * track.c   connections and streams for follow and stats
+ * print.c   addresses as text, for decode.c and track.c
  * Callers: smc/dump.c (read/follow/stats), smc/capture_live.c (the live
  * decoder of smc dump start), smc/fuzz.
  *
