@@ -19,6 +19,7 @@ deps:
 # User-space tools: the smc command, the ip link plugin, test helpers.
 tools:
 	$(MAKE) -C lib
+	$(MAKE) -C lib/smcdump
 	$(MAKE) -C smc
 	$(MAKE) -C testsuite/tools
 	$(MAKE) -C ip
@@ -96,6 +97,7 @@ install: tools
 
 clean:
 	$(MAKE) -C lib clean
+	$(MAKE) -C lib/smcdump clean
 	$(MAKE) -C smc clean
 	$(MAKE) -C testsuite/tools clean
 	$(MAKE) -C ip clean

@@ -153,3 +153,21 @@ const char *smc_decline_text(uint32_t code)
 
 	return c ? c->text : NULL;
 }
+
+/* The producer flags byte of a CDC message (struct smc_cdc_producer_flags) */
+const struct smc_flag_name smc_cdc_prod_flag_names[] = {
+	{ SMC_CDC_PF_WRITE_BLOCKED, "write_blocked" },
+	{ SMC_CDC_PF_URG_DATA_PENDING, "urg_data_pending" },
+	{ SMC_CDC_PF_URG_DATA_PRESENT, "urg_data_present" },
+	{ SMC_CDC_PF_CONS_CURS_UPD_REQ, "cons_curs_upd_req" },
+	{ SMC_CDC_PF_FAILOVER_VALIDATION, "failover_validation" },
+	{ 0, NULL }
+};
+
+/* Its connection state flags byte (struct smc_cdc_conn_state_flags) */
+const struct smc_flag_name smc_cdc_conn_state_flag_names[] = {
+	{ SMC_CDC_CSF_PEER_DONE_WRITING, "peer_done_writing" },
+	{ SMC_CDC_CSF_PEER_CONN_CLOSED, "peer_conn_closed" },
+	{ SMC_CDC_CSF_PEER_CONN_ABORT, "peer_conn_abort" },
+	{ 0, NULL }
+};

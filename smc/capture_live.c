@@ -9,7 +9,7 @@
 #include <pcap/pcap.h>
 
 #include "capture.h"
-#include "dump.h"
+#include "smcdump.h"
 #include "json_print.h"
 #include "smc.h"
 
@@ -18,6 +18,10 @@ int capture_decode_live(int fd)
 	char errbuf[PCAP_ERRBUF_SIZE];
 	struct pcap_pkthdr *h;
 	const u_char *data;
+	struct dump_opts o = {
+		.cmd = DUMP_CMD_READ, .details = show_details,
+		.hex = show_hex, .json = json, .pretty = pretty,
+	};
 	struct dump_ctx *dc;
 	pcap_t *p;
 	FILE *f;
@@ -38,11 +42,9 @@ int capture_decode_live(int fd)
 	dc = malloc(sizeof(*dc));
 	if (!dc)
 		return EXIT_FAIL;
-	dump_ctx_init(dc, DUMP_CMD_READ, pcap_datalink(p));
-	dc->details = show_details;
-	dc->hex = show_hex;
+	dump_ctx_init(dc, &o, pcap_datalink(p));
 	dc->ns_digits = 6;	/* tcpdump writes microseconds */
-	new_json_obj(json, pretty);
+	new_json_obj(o.json, o.pretty);
 	while ((r = pcap_next_ex(p, &h, &data)) == 1) {
 		dump_decode_frame(dc, (long long)h->ts.tv_sec,
 				  (uint32_t)h->ts.tv_usec, data, h->caplen);

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <pcap/pcap.h>
 
-#include "dump.h"
+#include "smcdump.h"
 #include "dump_capture.h"
 #include "json_print.h"
 #include "smc.h"
@@ -287,15 +287,8 @@ static int ng_section(struct ng *g, const char *file)
 /* ---- the loops ---- */
 
 struct opts {
-	enum dump_cmd cmd;
+	struct dump_opts d;	/* the decoder's */
 	const char *file;
-	const char *dir;
-	bool details;
-	bool hex;
-	bool json;
-	bool pretty;
-	bool cdc_big_endian;
-	uint64_t max_gap;
 };
 
 struct loop {
@@ -459,22 +452,19 @@ static struct dump_ctx *ctx_new(const struct opts *o, int dlt)
 		fprintf(stderr, "smc dump: out of memory\n");
 		return NULL;
 	}
-	dump_ctx_init(c, o->cmd, dlt);
-	c->details = o->details;
-	c->hex = o->hex;
-	c->cdc_big_endian = o->cdc_big_endian;
-	if (o->cmd != DUMP_CMD_READ) {
-		c->track = dump_track_new(o->dir, o->max_gap);
+	dump_ctx_init(c, &o->d, dlt);
+	if (o->d.cmd != DUMP_CMD_READ) {
+		c->track = dump_track_new(o->d.dir, o->d.max_gap);
 		if (!c->track) {
 			fprintf(stderr, "smc dump: %s: %s\n",
-				o->dir ? o->dir : "tracker", strerror(errno));
+				o->d.dir ? o->d.dir : "tracker", strerror(errno));
 			free(c);
 			return NULL;
 		}
 	}
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	new_json_obj(o->json, o->pretty);
+	new_json_obj(o->d.json, o->d.pretty);
 	return c;
 }
 
@@ -484,7 +474,7 @@ static int ctx_end(struct dump_ctx *c)
 
 	dump_decode_finish(c);
 	if (c->track) {
-		trc = dump_track_report(c->track, c);
+		trc = dump_decode_report(c);
 		if (trc)
 			rc = trc;
 	}
@@ -639,13 +629,13 @@ static int parse(int argc, char **argv, struct opts *o)
 		const char *a = argv[i];
 
 		if (!strcmp(a, "-d") || !strcmp(a, "--details")) {
-			o->details = true;
+			o->d.details = true;
 		} else if (!strcmp(a, "-x") || !strcmp(a, "--hex")) {
-			o->hex = true;
+			o->d.hex = true;
 		} else if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
-			o->json = true;
+			o->d.json = true;
 		} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
-			o->pretty = true;
+			o->d.pretty = true;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help") ||
 			   !strcmp(a, "help")) {
 			usage(stdout);
@@ -658,9 +648,9 @@ static int parse(int argc, char **argv, struct opts *o)
 				return DUMP_EXIT_USAGE;
 			}
 			if (abbrev(argv[i], "little"))
-				o->cdc_big_endian = false;
+				o->d.cdc_big_endian = false;
 			else if (abbrev(argv[i], "big"))
-				o->cdc_big_endian = true;
+				o->d.cdc_big_endian = true;
 			else
 				return invarg("expected little or big",
 					      argv[i]);
@@ -673,15 +663,15 @@ static int parse(int argc, char **argv, struct opts *o)
 				return DUMP_EXIT_USAGE;
 			}
 			errno = 0;
-			o->max_gap = strtoull(argv[i], &end, 0);
+			o->d.max_gap = strtoull(argv[i], &end, 0);
 			if (errno || end == argv[i] || *end || argv[i][0] == '-')
 				return invarg("expected a number of bytes",
 					      argv[i]);
 		} else if (!strncmp(a, "--cdc-endian=", 13)) {
 			if (abbrev(a + 13, "little"))
-				o->cdc_big_endian = false;
+				o->d.cdc_big_endian = false;
 			else if (abbrev(a + 13, "big"))
-				o->cdc_big_endian = true;
+				o->d.cdc_big_endian = true;
 			else
 				return invarg("expected little or big", a + 13);
 		} else if (a[0] == '-' && a[1]) {
@@ -698,7 +688,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			pos[npos++] = a;
 		}
 	}
-	need = o->cmd == DUMP_CMD_FOLLOW ? 2 : 1;
+	need = o->d.cmd == DUMP_CMD_FOLLOW ? 2 : 1;
 	if (npos != need) {
 		fprintf(stderr, "smc dump: %s\n", npos < need ?
 			(need == 2 ? "FILE and DIR expected" : "FILE expected") :
@@ -707,7 +697,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		return DUMP_EXIT_USAGE;
 	}
 	o->file = pos[0];
-	o->dir = need == 2 ? pos[1] : NULL;
+	o->d.dir = need == 2 ? pos[1] : NULL;
 	return 0;
 }
 
@@ -740,11 +730,11 @@ int do_dump(int argc, char **argv)
 	if (!strcmp(argv[0], "show"))
 		return dump_show(argc - 1, argv + 1);
 	if (abbrev(argv[0], "read")) {
-		o.cmd = DUMP_CMD_READ;
+		o.d.cmd = DUMP_CMD_READ;
 	} else if (abbrev(argv[0], "follow")) {
-		o.cmd = DUMP_CMD_FOLLOW;
+		o.d.cmd = DUMP_CMD_FOLLOW;
 	} else if (abbrev(argv[0], "stats")) {
-		o.cmd = DUMP_CMD_STATS;
+		o.d.cmd = DUMP_CMD_STATS;
 	} else if (abbrev(argv[0], "help") || !strcmp(argv[0], "-h")) {
 		usage(stdout);
 		return DUMP_EXIT_OK;
@@ -753,11 +743,11 @@ int do_dump(int argc, char **argv)
 		usage(stderr);
 		return DUMP_EXIT_USAGE;
 	}
-	o.max_gap = DUMP_MAX_GAP;
-	o.details = show_details;
-	o.hex = show_hex;
-	o.json = json;
-	o.pretty = pretty;
+	o.d.max_gap = DUMP_MAX_GAP;
+	o.d.details = show_details;
+	o.d.hex = show_hex;
+	o.d.json = json;
+	o.d.pretty = pretty;
 	rc = parse(argc - 1, argv + 1, &o);
 	if (rc < 0)
 		return DUMP_EXIT_OK;

@@ -35,7 +35,6 @@
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 
-#include "dump.h"
 #include "json_print.h"
 #include "smc.h"
 #include "smc_codes.h"
@@ -765,9 +764,9 @@ static void print_cursor(const char *key, const char *label,
  * names set (bits without a name as "0x04")
  */
 static void print_flags(const char *key, uint8_t v,
-			const struct dump_flag_name *names)
+			const struct smc_flag_name *names)
 {
-	const struct dump_flag_name *f;
+	const struct smc_flag_name *f;
 	unsigned int bit, n = 0;
 	char buf[8];
 
@@ -834,18 +833,18 @@ static void print_details(const struct sock_info *s)
 	print_cursor("rx_prod", "prod", &ci->rx_prod);
 	print_cursor("rx_cons", "cons", &ci->rx_cons);
 	print_string(PRINT_FP, NULL, "%s", " flags ");
-	print_flags("rx_prod_flags", ci->rx_prod_flags, dump_prod_flag_names);
+	print_flags("rx_prod_flags", ci->rx_prod_flags, smc_cdc_prod_flag_names);
 	print_string(PRINT_FP, NULL, "%s", "/");
 	print_flags("rx_conn_state_flags", ci->rx_conn_state_flags,
-		    dump_conn_state_flag_names);
+		    smc_cdc_conn_state_flag_names);
 	print_string(PRINT_FP, NULL, "%s", "\n\ttx");
 	print_cursor("tx_prod", "prod", &ci->tx_prod);
 	print_cursor("tx_cons", "cons", &ci->tx_cons);
 	print_string(PRINT_FP, NULL, "%s", " flags ");
-	print_flags("tx_prod_flags", ci->tx_prod_flags, dump_prod_flag_names);
+	print_flags("tx_prod_flags", ci->tx_prod_flags, smc_cdc_prod_flag_names);
 	print_string(PRINT_FP, NULL, "%s", "/");
 	print_flags("tx_conn_state_flags", ci->tx_conn_state_flags,
-		    dump_conn_state_flag_names);
+		    smc_cdc_conn_state_flag_names);
 	print_cursor("tx_prep", "prep", &ci->tx_prep);
 	print_cursor("tx_sent", "sent", &ci->tx_sent);
 	print_cursor("tx_fin", "fin", &ci->tx_fin);

@@ -358,7 +358,7 @@ local function malformed(tree, item, pinfo, why)
 end
 
 -- The checks and their texts are those of smc dump read
--- (smc/dump_parse.c), so both report the same record the same way.
+-- (lib/smcdump/parse.c), so both report the same record the same way.
 local function dissect(tvb, pinfo, tree)
 	local cap = tvb:len()
 	local wire = tvb:reported_len()

@@ -19,12 +19,9 @@
 #include <string.h>
 #include <pcap/pcap.h>
 
-#include "dump.h"
+#include "smcdump.h"
 #include "json_print.h"
 
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2	276
-#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -70,20 +67,19 @@ static void fuzz_cdc(const uint8_t *p, size_t n, uint8_t opt)
 
 static void fuzz_clc(const uint8_t *p, size_t n, uint8_t opt)
 {
-	struct dump_ctx *c = calloc(1, sizeof(*c));
+	struct dump_opts o = {
+		.cmd = DUMP_CMD_READ, .details = opt & 1, .json = opt & 2,
+		.pretty = opt & 4,
+	};
 	char err[DUMP_ERRLEN];
 	uint8_t *b = dup_exact(p, n);
 	uint32_t used, off = 0;
 	bool inc;
 
-	if (!c)
-		abort();
-	dump_ctx_init(c, DUMP_CMD_READ, DLT_EN10MB);
-	c->details = opt & 1;
-	new_json_obj(opt & 2, opt & 4);
+	new_json_obj(o.json, o.pretty);
 	while (n - off >= 4) {
 		open_json_object(NULL);
-		dump_decode_clc(c, b + off, (uint32_t)(n - off), opt & 8, &used,
+		dump_decode_clc(&o, b + off, (uint32_t)(n - off), opt & 8, &used,
 				&inc, err, sizeof(err));
 		close_json_object();
 		if (!used || inc)
@@ -92,7 +88,6 @@ static void fuzz_clc(const uint8_t *p, size_t n, uint8_t opt)
 	}
 	delete_json_obj();
 	free(b);
-	free(c);
 }
 
 static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
@@ -100,20 +95,21 @@ static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
 	struct dump_ctx *c = calloc(1, sizeof(*c));
 	enum dump_cmd cmd = opt & 0x40 ? DUMP_CMD_STATS : DUMP_CMD_READ;
 	size_t off = 0;
+	struct dump_opts o = {
+		.cmd = cmd, .details = opt & 1, .hex = opt & 2,
+		.json = opt & 4, .cdc_big_endian = opt & 8,
+	};
 
 	if (!c)
 		abort();
-	dump_ctx_init(c, cmd, dlts[(opt >> 4) & 3]);
-	c->details = opt & 1;
-	c->hex = opt & 2;
-	c->cdc_big_endian = opt & 8;
+	dump_ctx_init(c, &o, dlts[(opt >> 4) & 3]);
 	c->ns_digits = opt & 0x80 ? 9 : 6;
 	if (cmd == DUMP_CMD_STATS) {
 		c->track = dump_track_new(NULL, 0);
 		if (!c->track)
 			abort();
 	}
-	new_json_obj(opt & 4, 0);
+	new_json_obj(o.json, 0);
 	while (n - off >= 2) {
 		size_t len = (size_t)p[off] << 8 | p[off + 1];
 		uint8_t *b;
@@ -128,7 +124,7 @@ static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
 	}
 	dump_decode_finish(c);
 	if (c->track)
-		dump_track_report(c->track, c);
+		dump_decode_report(c);
 	delete_json_obj();
 	dump_track_free(c->track);
 	dump_ctx_free(c);

@@ -32,9 +32,10 @@ c_files() {
 
 @test "build: every C file compiles with -Wall -Wextra -Werror" {
 	local f dir flags out n=0 failed=0
-	local smc_flags lib_flags tools_flags ip_flags
+	local smc_flags lib_flags dec_flags tools_flags ip_flags
 	smc_flags="$(mkvar smc CPPFLAGS) $(mkvar smc CFLAGS)"
 	lib_flags="$(mkvar lib CPPFLAGS) $(mkvar lib CFLAGS)"
+	dec_flags="$(mkvar lib/smcdump CPPFLAGS) $(mkvar lib/smcdump CFLAGS)"
 	tools_flags="$(mkvar testsuite/tools CPPFLAGS) $(mkvar testsuite/tools CFLAGS)"
 	ip_flags="$(mkvar ip CPPFLAGS) $(mkvar ip CFLAGS)"
 	while read -r f; do
@@ -44,6 +45,8 @@ c_files() {
 			dir=testsuite/host/helpers flags="-fPIC" ;;
 		smc/*|testsuite/host/helpers/*)
 			dir=smc flags=$smc_flags ;;
+		lib/smcdump/*)
+			dir=lib/smcdump flags=$dec_flags ;;
 		lib/*)
 			dir=lib flags=$lib_flags ;;
 		testsuite/tools/*)

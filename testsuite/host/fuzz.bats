@@ -58,7 +58,8 @@ smc_asan() {
 	[ -x "$src/smc/smc" ] && return 0
 	mkdir -p "$src"
 	cp -r "$TOP/smc" "$TOP/include" "$TOP/lib" "$src/"
-	rm -f "$src"/smc/*.o "$src/smc/smc" "$src"/lib/*.o "$src"/lib/*.a
+	rm -f "$src"/smc/*.o "$src/smc/smc" "$src"/lib/*.o "$src"/lib/*.a \
+		"$src"/lib/smcdump/*.o "$src"/lib/smcdump/*.a
 	# from the environment, so that the Makefile's += still apply
 	CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	LDFLAGS="-fsanitize=address,undefined" \

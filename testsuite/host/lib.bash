@@ -47,7 +47,8 @@ smc_mkvar() {
 # build_smc_fake OUT: the smc command with helpers/fake_genl.c in place of
 # lib/genl.c (the host has no SMC generic netlink family). The fake comes
 # before lib/libsmcutil.a, so that the linker takes the socket functions
-# from it and everything else (genl_msg.c, nl.c, ...) from the library.
+# from it and everything else (genl_msg.c, nl.c, ...) from the library;
+# the decoder comes from lib/smcdump/libsmcdump.a.
 build_smc_fake() {
 	local out=$1 cc cflags cppflags ldlibs o link=()
 	cc="$(smc_mkvar CC)"
@@ -62,5 +63,5 @@ build_smc_fake() {
 	 $cc $cppflags $cflags -Werror -c -o "$out.fake_genl.o" \
 		"$H/fake_genl.c" &&
 	 $cc $cflags -o "$out" "${link[@]}" "$out.fake_genl.o" \
-		"$TOP/lib/libsmcutil.a" $ldlibs)
+		"$TOP/lib/smcdump/libsmcdump.a" "$TOP/lib/libsmcutil.a" $ldlibs)
 }

@@ -484,10 +484,10 @@ assert s == [{"code": "0x09990003", "name": "ERR_REGBUF",
 @test "codes: the decoder and smc stats use the one table (no private copies)" {
 	# every user includes smc_codes.h, and no other file has a copy of
 	# the texts
-	run grep -l -e 'peer sent no UEID' -e 'did not indicate SMC' "$TOP"/smc/*.c "$TOP"/lib/*.c
+	run grep -l -e 'peer sent no UEID' -e 'did not indicate SMC' "$TOP"/smc/*.c "$TOP"/lib/*.c "$TOP"/lib/smcdump/*.c
 	[ "$output" = "$TOP/lib/smc_codes.c" ]
 	grep -q '#include "smc_codes.h"' "$TOP/smc/stats.c"
-	grep -q '#include "smc_codes.h"' "$TOP/smc/dump_clc.c"
+	grep -q '#include "smc_codes.h"' "$TOP/lib/smcdump/clc.c"
 	grep -q '#include "smc_codes.h"' "$TOP/smc/socket.c"
 }
 

@@ -13,12 +13,9 @@
 #include <arpa/inet.h>
 #include <pcap/pcap.h>
 
-#include "dump.h"
+#include "smcdump.h"
 #include "json_print.h"
 
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2	276
-#endif
 
 /* At most this many cut CLC messages wait for their next segment; past
  * that, a cut message is shown as incomplete at once.
@@ -57,16 +54,16 @@ struct dump_clc_part {
 /**
  * dump_ctx_init() - prepare a run
  * @c: the context
- * @cmd: the command
+ * @o: the options, copied
  * @dlt: link type of the capture
  *
- * Options (details, hex, cdc_big_endian, ns_digits) and the tracker are
- * set by the caller afterwards.
+ * The time precision (ns_digits) and the tracker are set by the caller
+ * afterwards.
  */
-void dump_ctx_init(struct dump_ctx *c, enum dump_cmd cmd, int dlt)
+void dump_ctx_init(struct dump_ctx *c, const struct dump_opts *o, int dlt)
 {
 	memset(c, 0, sizeof(*c));
-	c->cmd = cmd;
+	c->o = *o;
 	c->dlt = dlt;
 	c->ns_digits = 6;
 	c->tcache_sec = -1;
@@ -90,39 +87,6 @@ void dump_ctx_free(struct dump_ctx *c)
 	free(c->links);
 	free(c->lhash);
 	free(c);
-}
-
-/**
- * dump_fmt_ip() - an IPv4 or IPv6 address as text
- * @family: AF_INET or AF_INET6
- * @addr: 4 or 16 bytes, network order
- * @buf: output
- * @len: size of @buf, at least INET6_ADDRSTRLEN
- */
-void dump_fmt_ip(int family, const uint8_t *addr, char *buf, size_t len)
-{
-	if (!inet_ntop(family, addr, buf, len))
-		snprintf(buf, len, "?");
-}
-
-/**
- * dump_fmt_addr() - "a.b.c.d:port" or "[v6]:port"
- * @family: AF_INET or AF_INET6
- * @addr: 4 or 16 bytes, network order
- * @port: host order
- * @buf: output
- * @len: size of @buf, at least INET6_ADDRSTRLEN + 8
- */
-void dump_fmt_addr(int family, const uint8_t *addr, uint16_t port,
-		   char *buf, size_t len)
-{
-	char ip[INET6_ADDRSTRLEN];
-
-	dump_fmt_ip(family, addr, ip, sizeof(ip));
-	if (family == AF_INET6)
-		snprintf(buf, len, "[%s]:%u", ip, port);
-	else
-		snprintf(buf, len, "%s:%u", ip, port);
 }
 
 /* "HH:MM:SS.ffffff" in local time, 6 or 9 fractional digits */
@@ -169,21 +133,10 @@ static void print_head(struct dump_ctx *c, long long sec, uint32_t nsec)
 
 static void print_addrs(const struct dump_pkt *pkt)
 {
-	char a[INET6_ADDRSTRLEN + 8];
+	static const char *const keys[4] = { "src", "sport", "dst", "dport" };
 
-	if (is_json_context()) {
-		dump_fmt_ip(pkt->family, pkt->src, a, sizeof(a));
-		print_string(PRINT_JSON, "src", NULL, a);
-		print_uint(PRINT_JSON, "sport", NULL, pkt->sport);
-		dump_fmt_ip(pkt->family, pkt->dst, a, sizeof(a));
-		print_string(PRINT_JSON, "dst", NULL, a);
-		print_uint(PRINT_JSON, "dport", NULL, pkt->dport);
-		return;
-	}
-	dump_fmt_addr(pkt->family, pkt->src, pkt->sport, a, sizeof(a));
-	print_string(PRINT_FP, NULL, "%s > ", a);
-	dump_fmt_addr(pkt->family, pkt->dst, pkt->dport, a, sizeof(a));
-	print_string(PRINT_FP, NULL, "%s ", a);
+	dump_print_ends(pkt->family, pkt->src, pkt->sport, pkt->dst,
+			pkt->dport, keys, "%s > ", "%s ");
 }
 
 static void print_end(void)
@@ -253,7 +206,7 @@ void dump_print_hex(const uint8_t *p, uint32_t len)
  * Bits without a name show as their value, "0x04".
  */
 static void print_flags(const char *key, const char *label, uint8_t v,
-			const struct dump_flag_name *names)
+			const struct smc_flag_name *names)
 {
 	char buf[160], unk[8];
 	size_t n = 0;
@@ -317,10 +270,10 @@ static void print_cdc(struct dump_ctx *c, const struct dump_cdc *cdc)
 	print_cursor("prod", cdc->prod_wrap, cdc->prod_count);
 	print_cursor("cons", cdc->cons_wrap, cdc->cons_count);
 	print_flags("prod_flags", "flags", cdc->prod_flags,
-		    dump_prod_flag_names);
+		    smc_cdc_prod_flag_names);
 	print_flags("conn_state_flags", "state", cdc->conn_state_flags,
-		    dump_conn_state_flag_names);
-	if (c->details || is_json_context()) {
+		    smc_cdc_conn_state_flag_names);
+	if (c->o.details || is_json_context()) {
 		print_hex(PRINT_ANY, "msg_type", " type 0x%02x", cdc->type);
 		if (cdc->smcd)
 			print_hex(PRINT_ANY, "prod_cursor_flags",
@@ -404,7 +357,7 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 			print_uint(PRINT_JSON, "cap_len", NULL, r->payload_len);
 		if (err)
 			print_error(err);
-		if (c->hex)
+		if (c->o.hex)
 			dump_print_hex(r->payload, r->payload_len);
 		print_end();
 		return;
@@ -421,21 +374,21 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 	else
 		print_string(PRINT_ANY, "type", " %s",
 			     type_unknown(r->type, buf, sizeof(buf)));
-	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "seq", " seq %u",
+	print_uint(c->o.details ? PRINT_ANY : PRINT_JSON, "seq", " seq %u",
 		   r->seq);
-	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "hdr_ver",
+	print_uint(c->o.details ? PRINT_ANY : PRINT_JSON, "hdr_ver",
 		   " hdr_ver %u", r->hdr_ver);
-	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "smc_ver",
+	print_uint(c->o.details ? PRINT_ANY : PRINT_JSON, "smc_ver",
 		   " smc_ver %u", r->smc_ver);
-	print_uint(c->details ? PRINT_ANY : PRINT_JSON, "hdr_len",
+	print_uint(c->o.details ? PRINT_ANY : PRINT_JSON, "hdr_len",
 		   " hdr_len %u", r->hdr_len);
-	print_hex(c->details ? PRINT_ANY : PRINT_JSON, "flags",
+	print_hex(c->o.details ? PRINT_ANY : PRINT_JSON, "flags",
 		  " flags 0x%02x", r->flags);
-	if (r->type != SMC_DUMP_TYPE_CDC || c->details || is_json_context())
+	if (r->type != SMC_DUMP_TYPE_CDC || c->o.details || is_json_context())
 		print_u64(PRINT_ANY, "offset", " offset %" PRIu64, r->offset);
-	if (r->type != SMC_DUMP_TYPE_CDC || c->details || is_json_context())
+	if (r->type != SMC_DUMP_TYPE_CDC || c->o.details || is_json_context())
 		print_uint(PRINT_ANY, "len", " len %u", r->payload_wire_len);
-	print_uint(r->flags & SMC_DUMP_F_TRUNC || c->details ? PRINT_ANY :
+	print_uint(r->flags & SMC_DUMP_F_TRUNC || c->o.details ? PRINT_ANY :
 		   PRINT_JSON, "orig_len", " orig_len %u", r->orig_len);
 	print_bool(PRINT_JSON, "truncated", NULL, r->flags & SMC_DUMP_F_TRUNC);
 	if (r->flags & SMC_DUMP_F_TRUNC)
@@ -450,7 +403,7 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 		print_string(PRINT_FP, NULL, "%s", " ");
 		print_error(err);
 	}
-	if (c->hex)
+	if (c->o.hex)
 		dump_print_hex(r->payload, r->payload_len);
 	print_end();
 }
@@ -467,6 +420,20 @@ static void print_malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
 	print_end();
 }
 
+/* Count a malformed frame; read prints it among the records (with its
+ * addresses when @pkt has them), follow and stats on stderr.
+ */
+static void malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
+		      const struct dump_pkt *pkt, const char *why)
+{
+	c->cnt[DUMP_CNT_MALFORMED]++;
+	if (c->o.cmd == DUMP_CMD_READ)
+		print_malformed(c, sec, nsec, pkt, why);
+	else
+		fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n", c->frame,
+			why);
+}
+
 /**
  * dump_report_malformed() - report a frame that cannot be decoded
  * @c: the run
@@ -480,23 +447,7 @@ static void print_malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
 void dump_report_malformed(struct dump_ctx *c, long long ts_sec,
 			   uint32_t ts_nsec, const char *why)
 {
-	c->cnt[DUMP_CNT_MALFORMED]++;
-	if (c->cmd == DUMP_CMD_READ)
-		print_malformed(c, ts_sec, ts_nsec, NULL, why);
-	else
-		fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n", c->frame,
-			why);
-}
-
-static void malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
-		      const struct dump_pkt *pkt, const char *why)
-{
-	c->cnt[DUMP_CNT_MALFORMED]++;
-	if (c->cmd == DUMP_CMD_READ)
-		print_malformed(c, sec, nsec, pkt, why);
-	else
-		fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n", c->frame,
-			why);
+	malformed(c, ts_sec, ts_nsec, NULL, why);
 }
 
 /* The link a frame came over: its source MAC (Ethernet), interface
@@ -648,7 +599,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 			c->cnt[DUMP_CNT_LEGACY]++;
 		else
 			c->cnt[DUMP_CNT_MALFORMED]++;
-		if (c->cmd == DUMP_CMD_READ)
+		if (c->o.cmd == DUMP_CMD_READ)
 			print_record(c, sec, nsec, pkt, &r, NULL,
 				     rc == DUMP_OK ? NULL : err);
 		else if (rc != DUMP_OK)
@@ -669,7 +620,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		} else {
 			rc = dump_parse_cdc(r.payload, r.payload_len,
 					    r.mode == SMC_DUMP_MODE_SMCD,
-					    c->cdc_big_endian, &cdc, err,
+					    c->o.cdc_big_endian, &cdc, err,
 					    sizeof(err));
 			if (r.payload_len >= (r.mode == SMC_DUMP_MODE_SMCD ?
 					      DUMP_CDC_D_LEN : DUMP_CDC_R_LEN))
@@ -685,7 +636,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 	} else {
 		c->cnt[DUMP_CNT_MALFORMED]++;
 	}
-	if (c->cmd == DUMP_CMD_READ)
+	if (c->o.cmd == DUMP_CMD_READ)
 		print_record(c, sec, nsec, pkt, &r, pcdc,
 			     rc == DUMP_OK ? NULL : err);
 	else if (rc != DUMP_OK)
@@ -699,7 +650,7 @@ static void emit_clc(struct dump_ctx *c, long long sec, uint32_t nsec,
 		     uint32_t avail, const struct dump_clc_part *part,
 		     uint32_t *used, bool *incomplete)
 {
-	bool read = c->cmd == DUMP_CMD_READ;
+	bool read = c->o.cmd == DUMP_CMD_READ;
 	char err[DUMP_ERRLEN];
 	int rc;
 
@@ -709,7 +660,7 @@ static void emit_clc(struct dump_ctx *c, long long sec, uint32_t nsec,
 		print_addrs(pkt);
 		print_string(PRINT_JSON, "type", NULL, "clc");
 	}
-	rc = dump_decode_clc(c, p, avail, !read, used, incomplete, err,
+	rc = dump_decode_clc(&c->o, p, avail, !read, used, incomplete, err,
 			     sizeof(err));
 	if (rc != DUMP_OK)
 		c->cnt[DUMP_CNT_MALFORMED]++;
@@ -724,7 +675,7 @@ static void emit_clc(struct dump_ctx *c, long long sec, uint32_t nsec,
 			print_string(PRINT_FP, NULL, "%s", " ");
 			print_error(err);
 		}
-		if (c->hex)
+		if (c->o.hex)
 			dump_print_hex(p, *used);
 		print_end();
 	} else if (rc != DUMP_OK) {
@@ -911,7 +862,7 @@ void dump_decode_finish(struct dump_ctx *c)
 static void decode_tcp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		       const struct dump_pkt *pkt)
 {
-	bool read = c->cmd == DUMP_CMD_READ, incomplete, any = false;
+	bool read = c->o.cmd == DUMP_CMD_READ, incomplete, any = false;
 	struct dump_clc_part **pp;
 	uint32_t off = 0, used, avail, len;
 
@@ -1028,3 +979,107 @@ void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
 		c->cnt[DUMP_CNT_SKIPPED]++;
 	}
 }
+
+static void fmt_link(const struct dump_link *l, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	if (l->ifindex && l->key_len == 4) {
+		snprintf(buf, len, "ifindex %u", get_be32(l->key));
+		return;
+	}
+	if (!l->key_len) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < l->key_len && n + 4 < len; i++)
+		n += snprintf(buf + n, len - n, "%s%02x", i ? ":" : "",
+			      l->key[i]);
+}
+
+/**
+ * dump_decode_report() - print what follow or stats found
+ * @c: the run, with its tracker
+ *
+ * Prints one entry per connection (dump_track_report()), one per
+ * smc-dummy link (record sequence gaps) and the totals; text or JSON.
+ *
+ * Return: 0, or 3 when follow could not write a stream file or memory
+ * ran out (the report says which).
+ */
+int dump_decode_report(struct dump_ctx *c)
+{
+	struct dump_track_totals tot;
+	uint64_t gaps = 0, lost = 0;
+	char buf[40];
+	size_t i;
+
+	open_json_object(NULL);
+	dump_track_report(c->track, &tot);
+	open_json_array(PRINT_JSON, "links");
+	for (i = 0; i < c->nlinks; i++) {
+		const struct dump_link *l = &c->links[i];
+
+		gaps += l->gaps;
+		lost += l->lost;
+		open_json_object(NULL);
+		fmt_link(l, buf, sizeof(buf));
+		print_string(PRINT_ANY, "link", "link %s", buf);
+		print_u64(PRINT_ANY, "records", " records %" PRIu64,
+			  l->records);
+		print_uint(PRINT_ANY, "first_seq", " first-seq %u",
+			   l->first_seq);
+		print_uint(PRINT_ANY, "next_seq", " next-seq %u", l->next_seq);
+		print_u64(PRINT_ANY, "seq_gaps", " seq-gaps %" PRIu64, l->gaps);
+		print_u64(PRINT_ANY, "lost", " lost %" PRIu64, l->lost);
+		print_u64(PRINT_ANY, "reordered", " reordered %" PRIu64,
+			  l->reordered);
+		close_json_object();
+		print_nl();
+	}
+	close_json_array(PRINT_JSON, NULL);
+
+	open_json_object("total");
+	print_string(PRINT_FP, NULL, "%s", "total:");
+	print_u64(PRINT_ANY, "frames", " frames %" PRIu64,
+		  c->cnt[DUMP_CNT_FRAMES]);
+	print_u64(PRINT_ANY, "records", " records %" PRIu64,
+		  c->cnt[DUMP_CNT_RECORDS]);
+	print_u64(PRINT_ANY, "data", " data %" PRIu64, c->cnt[DUMP_CNT_DATA]);
+	print_u64(PRINT_ANY, "cdc", " cdc %" PRIu64, c->cnt[DUMP_CNT_CDC]);
+	print_u64(PRINT_ANY, "legacy", " legacy %" PRIu64,
+		  c->cnt[DUMP_CNT_LEGACY]);
+	print_u64(PRINT_ANY, "clc", " clc %" PRIu64, c->cnt[DUMP_CNT_CLC]);
+	print_u64(PRINT_ANY, "syn", " syn %" PRIu64, c->cnt[DUMP_CNT_SYN]);
+	print_u64(PRINT_ANY, "skipped", " skipped %" PRIu64,
+		  c->cnt[DUMP_CNT_SKIPPED]);
+	print_u64(PRINT_ANY, "malformed", " malformed %" PRIu64,
+		  c->cnt[DUMP_CNT_MALFORMED]);
+	print_u64(PRINT_ANY, "connections", " connections %" PRIu64,
+		  (uint64_t)tot.connections);
+	print_u64(PRINT_ANY, "bytes", " bytes %" PRIu64, tot.bytes);
+	print_u64(PRINT_ANY, "holes", " holes %" PRIu64, tot.holes);
+	print_u64(PRINT_ANY, "hole_bytes", " (%" PRIu64 " bytes)",
+		  tot.hole_bytes);
+	print_u64(PRINT_ANY, "truncated", " truncated %" PRIu64, tot.truncs);
+	print_u64(PRINT_ANY, "truncated_bytes", " (%" PRIu64 " bytes)",
+		  tot.trunc_bytes);
+	print_u64(PRINT_ANY, "overlaps", " overlaps %" PRIu64, tot.overlaps);
+	print_u64(PRINT_ANY, "overlap_bytes", " (%" PRIu64 " bytes)",
+		  tot.overlap_bytes);
+	print_u64(PRINT_ANY, "seq_gaps", " seq-gaps %" PRIu64, gaps);
+	print_u64(PRINT_ANY, "lost", " lost %" PRIu64, lost);
+	print_u64(PRINT_ANY, "cdc_seq_gaps", " cdc-seq-gaps %" PRIu64,
+		  tot.cdc_seq_gaps);
+	if (tot.follow)
+		print_u64(PRINT_ANY, "files", " files %" PRIu64, tot.files);
+	if (tot.nomem || c->nomem)
+		print_bool(PRINT_ANY, "out_of_memory", " out-of-memory %s",
+			   true);
+	close_json_object();
+	print_nl();
+	close_json_object();
+	return tot.werrs || tot.nomem || c->nomem ? 3 : 0;
+}
+

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smc dump read/follow/stats: the decoder's internal interfaces.
+ * The decoder library of SMC dump captures: its interface.
  *
- * dump_parse.c  frame, record, CDC and TCP option parsers (no output)
- * dump_decode.c one captured frame: parse, print (json_print), track
- * dump_track.c  connections and streams for follow and stats
- * dump.c        the command line and the pcap reading loop
+ * lib/smcdump/ (libsmcdump.a), the decoder library:
+ * parse.c   frame, record, CDC and TCP option parsers (no output)
+ * clc.c     CLC handshake messages
+ * decode.c  one captured frame: parse, print (json_print), track; the
+ *           report's links and totals
+ * track.c   connections and streams for follow and stats
+ * print.c   addresses as text, for decode.c and track.c
+ * Callers: smc/dump.c (read/follow/stats), smc/capture_live.c (the live
+ * decoder of smc dump start), smc/fuzz.
  *
  * Everything that comes from a capture is untrusted: every parser takes
  * the number of bytes present and never reads past it.
@@ -18,7 +23,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <pcap/pcap.h>
 #include <linux/smc_dump.h>
+
+#include "smc_codes.h"
+
+/* Linux cooked capture v2, which older libpcap headers do not name */
+#ifndef DLT_LINUX_SLL2
+#define DLT_LINUX_SLL2	276
+#endif
 
 /* Length of the error texts the parsers write (NUL included). */
 #define DUMP_ERRLEN		128
@@ -29,21 +42,6 @@
 #define DUMP_CDC_R_LEN		44	/* SMC-R struct smc_cdc_msg on the wire */
 #define DUMP_CDC_D_LEN		32	/* SMC-D struct smcd_cdc_msg */
 #define DUMP_CDC_TYPE		0xfe	/* SMC_CDC_MSG_TYPE */
-
-/* CDC producer flags byte (struct smc_cdc_producer_flags): the first
- * bitfield member of the __BIG_ENDIAN_BITFIELD layout is the most
- * significant bit, and the little-endian layout lists the same bits in
- * reverse, so the byte has the same value on every host.
- */
-#define DUMP_PF_WRITE_BLOCKED		0x80
-#define DUMP_PF_URG_DATA_PENDING	0x40
-#define DUMP_PF_URG_DATA_PRESENT	0x20
-#define DUMP_PF_CONS_CURS_UPD_REQ	0x10
-#define DUMP_PF_FAILOVER_VALIDATION	0x08
-/* CDC connection state flags byte (struct smc_cdc_conn_state_flags) */
-#define DUMP_CSF_PEER_DONE_WRITING	0x80
-#define DUMP_CSF_PEER_CONN_CLOSED	0x40
-#define DUMP_CSF_PEER_CONN_ABORT	0x20
 
 /* Big-endian and little-endian loads from unaligned, untrusted bytes:
  * the caller has checked that the bytes are present.
@@ -80,7 +78,7 @@ static inline uint32_t get_le32(const uint8_t *p)
 	       (uint32_t)p[1] << 8 | p[0];
 }
 
-/* ---- dump_parse.c ---- */
+/* ---- parse.c ---- */
 
 enum dump_parse_rc {
 	DUMP_OK = 0,	/* parsed */
@@ -228,20 +226,7 @@ int dump_parse_cdc(const uint8_t *p, uint32_t len, bool smcd,
 		   bool smcd_big_endian, struct dump_cdc *c, char *err,
 		   size_t errlen);
 
-/**
- * struct dump_flag_name - a flag bit and its name
- * @bit: the bit in the flags byte
- * @name: its name, as the kernel's bitfield member
- */
-struct dump_flag_name {
-	uint8_t bit;
-	const char *name;
-};
-
-extern const struct dump_flag_name dump_prod_flag_names[];
-extern const struct dump_flag_name dump_conn_state_flag_names[];
-
-/* ---- dump_track.c ---- */
+/* ---- track.c ---- */
 
 struct dump_track;
 
@@ -270,15 +255,42 @@ struct dump_link {
 	uint64_t reordered;
 };
 
-struct dump_ctx;
+/**
+ * struct dump_track_totals - sums over every stream of a tracker
+ * @connections: connections seen
+ * @bytes: captured payload bytes
+ * @holes: ranges no record covered; @hole_bytes their bytes
+ * @truncs: records cut by the snaplen; @trunc_bytes the bytes missing
+ * @overlaps: overlapping ranges; @overlap_bytes their bytes
+ * @cdc_seq_gaps: SMC-R CDC sequence number jumps
+ * @files: follow: stream files written
+ * @werrs: follow: streams whose file could not be written
+ * @follow: the tracker writes files (follow)
+ * @nomem: memory ran out: some records are not accounted
+ */
+struct dump_track_totals {
+	uint64_t connections;
+	uint64_t bytes;
+	uint64_t holes;
+	uint64_t hole_bytes;
+	uint64_t truncs;
+	uint64_t trunc_bytes;
+	uint64_t overlaps;
+	uint64_t overlap_bytes;
+	uint64_t cdc_seq_gaps;
+	uint64_t files;
+	uint64_t werrs;
+	bool follow;
+	bool nomem;
+};
 
 struct dump_track *dump_track_new(const char *dir, uint64_t max_gap);
 void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 		       const struct dump_rec *r, const struct dump_cdc *cdc);
-int dump_track_report(struct dump_track *t, const struct dump_ctx *c);
+void dump_track_report(struct dump_track *t, struct dump_track_totals *tot);
 void dump_track_free(struct dump_track *t);
 
-/* ---- dump_decode.c ---- */
+/* ---- decode.c ---- */
 
 enum dump_cmd {
 	DUMP_CMD_READ,
@@ -286,7 +298,7 @@ enum dump_cmd {
 	DUMP_CMD_STATS,
 };
 
-/* Counters of struct dump_ctx, also handed to dump_track_report(). */
+/* Counters of struct dump_ctx */
 enum dump_counter {
 	DUMP_CNT_FRAMES,	/* frames read */
 	DUMP_CNT_RECORDS,	/* SMC dump records (valid or not) */
@@ -308,12 +320,32 @@ enum dump_counter {
 #define DUMP_MAX_GAP	(1ull << 30)
 
 /**
- * struct dump_ctx - state of one smc dump read, follow or stats run
+ * struct dump_opts - what the caller asks of the decoder (as tcpdump's
+ *	netdissect_options): no argv, no global
  * @cmd: which command runs
- * @dlt: link type of the capture (pcap DLT_*)
  * @details: -d: more output
  * @hex: -x: hex dump of payloads
+ * @json: JSON output, else text
+ * @pretty: JSON indented
  * @cdc_big_endian: SMC-D CDC cursors are big-endian (--cdc-endian big)
+ * @dir: follow: the directory of the stream files
+ * @max_gap: follow: the max-gap (0: no limit)
+ */
+struct dump_opts {
+	enum dump_cmd cmd;
+	bool details;
+	bool hex;
+	bool json;
+	bool pretty;
+	bool cdc_big_endian;
+	const char *dir;
+	uint64_t max_gap;
+};
+
+/**
+ * struct dump_ctx - state of one smc dump read, follow or stats run
+ * @o: the options
+ * @dlt: link type of the capture (pcap DLT_*)
  * @ns_digits: fractional digits of timestamps in text output (6 or 9)
  * @frame: number of the current frame, from 1
  * @cnt: counters (enum dump_counter)
@@ -330,11 +362,8 @@ enum dump_counter {
 struct dump_clc_part;
 
 struct dump_ctx {
-	enum dump_cmd cmd;
+	struct dump_opts o;
 	int dlt;
-	bool details;
-	bool hex;
-	bool cdc_big_endian;
 	int ns_digits;
 	uint64_t frame;
 	uint64_t cnt[DUMP_CNT_MAX];
@@ -351,7 +380,8 @@ struct dump_ctx {
 	char tcache[16];
 };
 
-void dump_ctx_init(struct dump_ctx *c, enum dump_cmd cmd, int dlt);
+void dump_ctx_init(struct dump_ctx *c, const struct dump_opts *o, int dlt);
+int dump_decode_report(struct dump_ctx *c);
 void dump_ctx_free(struct dump_ctx *c);
 void dump_decode_finish(struct dump_ctx *c);
 void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
@@ -365,12 +395,15 @@ void dump_fmt_addr(int family, const uint8_t *addr, uint16_t port,
 		   char *buf, size_t len);
 void dump_fmt_ip(int family, const uint8_t *addr, char *buf, size_t len);
 void dump_print_hex(const uint8_t *p, uint32_t len);
+void dump_print_ends(int family, const uint8_t *a1, uint16_t p1,
+		     const uint8_t *a2, uint16_t p2, const char *const keys[4],
+		     const char *fmt1, const char *fmt2);
 
-/* ---- dump_clc.c ---- */
+/* ---- clc.c ---- */
 bool dump_clc_is_eyecatcher(const uint8_t *p);
 uint32_t dump_clc_msg_len(const uint8_t *p, uint32_t avail);
-int dump_decode_clc(struct dump_ctx *c, const uint8_t *p, uint32_t avail,
-		    bool quiet, uint32_t *used, bool *incomplete, char *err,
-		    size_t errlen);
+int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
+		    uint32_t avail, bool quiet, uint32_t *used,
+		    bool *incomplete, char *err, size_t errlen);
 
 #endif /* SMC_DUMP_H */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "dump.h"
+#include "smcdump.h"
 #include "json_print.h"
 #include "smc_codes.h"
 
@@ -73,7 +73,7 @@ struct clc_msg {
 
 /* Decoder state: the first problem found, and whether to print. */
 struct clc_state {
-	struct dump_ctx *c;
+	const struct dump_opts *o;
 	bool quiet;
 	char *err;
 	size_t errlen;
@@ -114,7 +114,7 @@ bool dump_clc_is_eyecatcher(const uint8_t *p)
  */
 static enum output_type otype(struct clc_state *s, bool def)
 {
-	return def || s->c->details ? PRINT_ANY : PRINT_JSON;
+	return def || s->o->details ? PRINT_ANY : PRINT_JSON;
 }
 
 static void out_str(struct clc_state *s, bool def, const char *key,
@@ -137,7 +137,7 @@ static void out_bool(struct clc_state *s, bool def, const char *key,
 	if (s->quiet)
 		return;
 	print_bool(PRINT_JSON, key, NULL, v);
-	if (v && (def || s->c->details))
+	if (v && (def || s->o->details))
 		print_string(PRINT_FP, NULL, "%s", text);
 }
 
@@ -680,7 +680,7 @@ static void out_diag(struct clc_state *s, bool def, uint32_t code,
 		print_null(PRINT_JSON, "diag_name", NULL, NULL);
 		print_string(PRINT_JSON, "diag_text", NULL,
 			     smc_decline_class(code));
-		if (def || s->c->details)
+		if (def || s->o->details)
 			print_string(PRINT_FP, NULL, " (unknown code, class %s)",
 				     smc_decline_class(code));
 	}
@@ -761,12 +761,12 @@ uint32_t dump_clc_msg_len(const uint8_t *p, uint32_t avail)
 	return length < CLC_HDR_LEN + CLC_TRL_LEN ? 0 : length;
 }
 
-int dump_decode_clc(struct dump_ctx *c, const uint8_t *p, uint32_t avail,
-		    bool quiet, uint32_t *used, bool *incomplete, char *err,
-		    size_t errlen)
+int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
+		    uint32_t avail, bool quiet, uint32_t *used,
+		    bool *incomplete, char *err, size_t errlen)
 {
 	struct clc_state s = {
-		.c = c, .quiet = quiet, .err = err, .errlen = errlen,
+		.o = o, .quiet = quiet, .err = err, .errlen = errlen,
 	};
 	unsigned int type, version, typev1, typev2;
 	const char *name;

@@ -12,11 +12,8 @@
 #include <netinet/in.h>
 #include <pcap/pcap.h>
 
-#include "dump.h"
+#include "smcdump.h"
 
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2	276
-#endif
 #ifndef DLT_IPV4
 #define DLT_IPV4	228
 #endif
@@ -45,22 +42,6 @@
 #define TCPOPT_NOP	1
 #define TCPOPT_EXP	254
 #define TCPOPT_SMC_MAGIC 0xE2D4C3D9
-
-const struct dump_flag_name dump_prod_flag_names[] = {
-	{ DUMP_PF_WRITE_BLOCKED, "write_blocked" },
-	{ DUMP_PF_URG_DATA_PENDING, "urg_data_pending" },
-	{ DUMP_PF_URG_DATA_PRESENT, "urg_data_present" },
-	{ DUMP_PF_CONS_CURS_UPD_REQ, "cons_curs_upd_req" },
-	{ DUMP_PF_FAILOVER_VALIDATION, "failover_validation" },
-	{ 0, NULL }
-};
-
-const struct dump_flag_name dump_conn_state_flag_names[] = {
-	{ DUMP_CSF_PEER_DONE_WRITING, "peer_done_writing" },
-	{ DUMP_CSF_PEER_CONN_CLOSED, "peer_conn_closed" },
-	{ DUMP_CSF_PEER_CONN_ABORT, "peer_conn_abort" },
-	{ 0, NULL }
-};
 
 static int __attribute__((format(printf, 3, 4)))
 bad(char *err, size_t errlen, const char *fmt, ...)

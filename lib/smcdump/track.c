@@ -19,22 +19,20 @@
  * begin). Bytes never captured stay zero (sparse).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <pcap/pcap.h>
 
-#include "dump.h"
+#include "smcdump.h"
 #include "json_print.h"
 
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2	276
-#endif
 
 #define MAX_RANGES	1000	/* ranges listed per kind and stream */
 
@@ -56,11 +54,18 @@ struct ivnode {
 	uint32_t prio;
 };
 
+/* Until dump_track_report() a treap (@root, @nodes); ivset_flatten()
+ * turns it into the sorted array (@v, @n) in the same room.
+ */
 struct ivset {
-	struct ivnode *root;
-	size_t nodes;
-	struct range *v;
-	size_t n;
+	union {
+		struct ivnode *root;
+		struct range *v;
+	};
+	union {
+		size_t nodes;
+		size_t n;
+	};
 };
 
 struct ovl {
@@ -69,11 +74,8 @@ struct ovl {
 	int same;	/* 1 same bytes, 0 different, -1 not compared */
 };
 
-struct stream {
-	uint64_t records;
-	uint64_t data;
-	uint64_t cdc;
-	uint64_t bytes;		/* captured payload bytes */
+/* What not every stream has: truncated records, overlaps, SMC-R CDC */
+struct stream_rare {
 	uint64_t trunc;		/* records missing bytes */
 	uint64_t trunc_bytes;
 	uint64_t overlaps;	/* overlapping ranges */
@@ -81,8 +83,26 @@ struct stream {
 	uint64_t overlap_diff;	/* overlapping ranges with other bytes */
 	struct ovl *ovl;	/* the first MAX_RANGES overlaps */
 	size_t novl;
+	bool has_seqno;
+	uint16_t next_seqno;	/* SMC-R CDC seqno expected next */
+	uint64_t cdc_seq_gaps;
+	uint64_t cdc_lost;
+};
+
+/* A stream is kept small, for captures of many short connections: its
+ * record count is data + cdc, the rare counters sit apart (@x), and
+ * stats allocates it without the tail that only follow uses.
+ */
+struct stream {
+	uint64_t data;
+	uint64_t cdc;
+	uint64_t bytes;		/* captured payload bytes */
+	struct stream_rare *x;	/* NULL while all its fields are 0 */
 	struct ivset have;	/* captured bytes */
-	struct ivset seen;	/* bytes covered by records */
+	struct ivset seen;	/* bytes covered by records, when apart */
+	bool seen_apart;	/* else @seen is @have: no record was cut */
+	bool flat;		/* @have and @seen are arrays (the report) */
+	/* follow only: stats allocates the stream up to here */
 	bool has_base;
 	uint64_t base;		/* stream offset of byte 0 of the file */
 	uint64_t wlo;		/* the bytes written span [wlo, whi) */
@@ -91,10 +111,6 @@ struct stream {
 	char *low_path;		/* bytes below base, in reverse order */
 	int low_fd;
 	bool low_created;
-	bool has_seqno;
-	uint16_t next_seqno;	/* SMC-R CDC seqno expected next */
-	uint64_t cdc_seq_gaps;
-	uint64_t cdc_lost;
 	char *path;
 	int fd;
 	bool created;
@@ -105,15 +121,37 @@ struct conn {
 	struct conn *hnext;	/* hash chain */
 	struct conn *next;	/* in order of appearance */
 	uint8_t mode;
+	uint8_t family;		/* AF_INET or AF_INET6 */
 	uint32_t token;
-	int family;
 	uint8_t laddr[16];
 	uint8_t raddr[16];
 	uint16_t lport;
 	uint16_t rport;
-	unsigned int dup;	/* earlier connections with mode and token */
-	struct stream s[2];	/* 0 tx, 1 rx */
+	unsigned int dup;	/* follow: earlier connections, same mode and token */
+	struct stream *s[2];	/* 0 tx, 1 rx; NULL until a record came */
 };
+
+/* What an empty direction prints */
+static const struct stream no_stream = { .fd = -1, .low_fd = -1 };
+static const struct stream_rare no_rare;
+
+/* Memory that lives as long as the tracker: connections, streams and
+ * range nodes are carved from zeroed chunks of anonymous memory (no
+ * per-object header, pages touched only as they fill), freed all at
+ * once. Chunks double from CHUNK_MIN to CHUNK_MAX; big ones ask for
+ * transparent huge pages, so that 200k connections cost a few hundred
+ * page faults, not tens of thousands.
+ */
+struct chunk {
+	struct chunk *next;
+	size_t used;
+	size_t size;		/* bytes mapped, this header included */
+	unsigned char mem[];
+};
+
+#define CHUNK_MIN	(64u << 10)
+#define CHUNK_MAX	(16u << 20)
+#define CHUNK_HUGE	(2u << 20)
 
 /* Connections seen per mode and token: open addressing */
 struct tokcnt {
@@ -134,8 +172,43 @@ struct dump_track {
 	size_t nconn;
 	struct conn *first;
 	struct conn *last;
+	struct chunk *chunks;
+	size_t chunk_next;	/* size of the next chunk */
+	struct ivnode *ivfree;	/* range nodes to use again */
 	bool nomem;
 };
+
+/* @size zeroed bytes from @t's chunks, 8-byte aligned (no member of the
+ * structures kept here needs more); NULL when
+ * memory ran out.
+ */
+static void *arena_alloc(struct dump_track *t, size_t size)
+{
+	struct chunk *ch = t->chunks;
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (!ch || ch->size - sizeof(*ch) - ch->used < size) {
+		size_t n = t->chunk_next ? t->chunk_next : CHUNK_MIN;
+
+		if (n < sizeof(*ch) + size)
+			n = sizeof(*ch) + size;
+		ch = mmap(NULL, n, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (ch == MAP_FAILED)
+			return NULL;
+		if (n >= CHUNK_HUGE)
+			madvise(ch, n, MADV_HUGEPAGE);	/* a hint */
+		ch->size = n;
+		ch->next = t->chunks;
+		t->chunks = ch;
+		if (t->chunk_next < CHUNK_MAX)
+			t->chunk_next = n * 2;
+	}
+	p = ch->mem + ch->used;
+	ch->used += size;
+	return p;
+}
 
 static uint32_t iv_rand(void)
 {
@@ -199,14 +272,15 @@ typedef void (*ovl_cb)(void *arg, uint64_t s, uint64_t e);
 /* Free the ranges of @t in order, calling @cb for each part of [s, e)
  * they cover and widening [*ns, *ne) to cover them.
  */
-static size_t iv_absorb(struct ivnode *t, uint64_t s, uint64_t e, ovl_cb cb,
-			void *arg, uint64_t *ns, uint64_t *ne)
+static size_t iv_absorb(struct dump_track *tr, struct ivnode *t, uint64_t s,
+			uint64_t e, ovl_cb cb, void *arg, uint64_t *ns,
+			uint64_t *ne)
 {
 	size_t k;
 
 	if (!t)
 		return 0;
-	k = iv_absorb(t->l, s, e, cb, arg, ns, ne);
+	k = iv_absorb(tr, t->l, s, e, cb, arg, ns, ne);
 	if (cb) {
 		uint64_t os = s > t->s ? s : t->s;
 		uint64_t oe = e < t->e ? e : t->e;
@@ -218,24 +292,29 @@ static size_t iv_absorb(struct ivnode *t, uint64_t s, uint64_t e, ovl_cb cb,
 		*ns = t->s;
 	if (t->e > *ne)
 		*ne = t->e;
-	k += 1 + iv_absorb(t->r, s, e, cb, arg, ns, ne);
-	free(t);
+	k += 1 + iv_absorb(tr, t->r, s, e, cb, arg, ns, ne);
+	t->l = tr->ivfree;
+	tr->ivfree = t;
 	return k;
 }
 
 /* Add [s, e), s < e. @cb (may be NULL) sees each part already present. */
-static int ivset_add(struct ivset *set, uint64_t s, uint64_t e, ovl_cb cb,
-		     void *arg)
+static int ivset_add(struct dump_track *t, struct ivset *set, uint64_t s,
+		     uint64_t e, ovl_cb cb, void *arg)
 {
-	struct ivnode *a, *m, *b, *n = malloc(sizeof(*n));
+	struct ivnode *a, *m, *b, *n = t->ivfree;
 	uint64_t ns = s, ne = e;
 
+	if (n)
+		t->ivfree = n->l;
+	else
+		n = arena_alloc(t, sizeof(*n));
 	if (!n)
 		return -1;
 	/* a: ranges that end before s; m: those touching [s, e]; b: after */
 	iv_split_end(set->root, s, &a, &m);
 	iv_split_start(m, e, &m, &b);
-	set->nodes -= iv_absorb(m, s, e, cb, arg, &ns, &ne);
+	set->nodes -= iv_absorb(t, m, s, e, cb, arg, &ns, &ne);
 	n->l = NULL;
 	n->r = NULL;
 	n->s = ns;
@@ -257,33 +336,37 @@ static void iv_fill(const struct ivnode *t, struct range *v, size_t *i)
 	}
 }
 
+/* A copy of @n's ranges (NULL when memory ran out on the way) */
+static struct ivnode *iv_clone(struct dump_track *t, const struct ivnode *n)
+{
+	struct ivnode *c;
+
+	if (!n)
+		return NULL;
+	c = arena_alloc(t, sizeof(*c));
+	if (!c)
+		return NULL;
+	*c = *n;
+	c->l = iv_clone(t, n->l);
+	c->r = iv_clone(t, n->r);
+	return c;
+}
+
 /* The ranges as a sorted array in @set->v, @set->n (0 when no memory). */
 static int ivset_flatten(struct ivset *set)
 {
-	size_t i = 0;
+	size_t nodes = set->nodes, i = 0;
+	struct range *v = NULL;
 
-	free(set->v);
-	set->v = NULL;
-	set->n = 0;
-	if (!set->nodes)
-		return 0;
-	set->v = malloc(set->nodes * sizeof(*set->v));
-	if (!set->v)
-		return -1;
-	iv_fill(set->root, set->v, &i);
-	set->n = i;
-	return 0;
-}
-
-static void iv_free(struct ivnode *t)
-{
-	while (t) {
-		struct ivnode *r = t->r;
-
-		iv_free(t->l);
-		free(t);
-		t = r;
+	if (nodes) {
+		v = malloc(nodes * sizeof(*v));
+		if (v)
+			iv_fill(set->root, v, &i);
 	}
+	/* the nodes stay in the tracker's chunks until it is freed */
+	set->v = v;
+	set->n = i;
+	return v || !nodes ? 0 : -1;
 }
 
 /**
@@ -428,23 +511,20 @@ static struct conn *conn_get(struct dump_track *t, const struct dump_pkt *pkt,
 		    c->rport == rp && !memcmp(c->laddr, la, 16) &&
 		    !memcmp(c->raddr, ra, 16))
 			return c;
-	c = calloc(1, sizeof(*c));
+	c = arena_alloc(t, sizeof(*c));
 	if (!c) {
 		t->nomem = true;
 		return NULL;
 	}
 	c->mode = r->mode;
 	c->token = r->token;
-	c->family = pkt->family;
+	c->family = (uint8_t)pkt->family;
 	memcpy(c->laddr, la, 16);
 	memcpy(c->raddr, ra, 16);
 	c->lport = lp;
 	c->rport = rp;
-	c->s[0].fd = -1;
-	c->s[1].fd = -1;
-	c->s[0].low_fd = -1;
-	c->s[1].low_fd = -1;
-	c->dup = tok_count(t, c->mode, c->token);
+	if (t->dir)	/* only follow's file names need it */
+		c->dup = tok_count(t, c->mode, c->token);
 	c->hnext = t->hash[i];
 	t->hash[i] = c;
 	if (t->last)
@@ -463,23 +543,28 @@ static void close_all(struct dump_track *t)
 	struct conn *c;
 	int d;
 
+	if (!t->dir)
+		return;
 	for (c = t->first; c; c = c->next)
-		for (d = 0; d < 2; d++)
-		{
-			if (c->s[d].fd >= 0) {
-				close(c->s[d].fd);
-				c->s[d].fd = -1;
+		for (d = 0; d < 2; d++) {
+			struct stream *s = c->s[d];
+
+			if (!s)
+				continue;
+			if (s->fd >= 0) {
+				close(s->fd);
+				s->fd = -1;
 			}
-			if (c->s[d].low_fd >= 0) {
-				close(c->s[d].low_fd);
-				c->s[d].low_fd = -1;
+			if (s->low_fd >= 0) {
+				close(s->low_fd);
+				s->low_fd = -1;
 			}
 		}
 }
 
 static int stream_name(struct dump_track *t, struct conn *c, int dir)
 {
-	struct stream *s = &c->s[dir];
+	struct stream *s = c->s[dir];
 	char name[64];
 
 	if (s->path)
@@ -508,7 +593,7 @@ static int stream_name(struct dump_track *t, struct conn *c, int dir)
 /* The stream's file, or with @low the file of the bytes below base */
 static int stream_fd(struct dump_track *t, struct conn *c, int dir, bool low)
 {
-	struct stream *s = &c->s[dir];
+	struct stream *s = c->s[dir];
 	int *fd = low ? &s->low_fd : &s->fd;
 	bool *created = low ? &s->low_created : &s->created;
 	int flags, tries;
@@ -554,7 +639,7 @@ static int write_all(int fd, const uint8_t *p, size_t len, uint64_t pos)
 static int stream_pread(struct dump_track *t, struct conn *c, int dir,
 			uint8_t *buf, size_t n, uint64_t x)
 {
-	struct stream *s = &c->s[dir];
+	struct stream *s = c->s[dir];
 	bool low = x < s->base;
 	uint64_t pos = low ? s->base - (x + n) : x - s->base;
 	int fd = stream_fd(t, c, dir, low);
@@ -584,7 +669,7 @@ static int stream_pread(struct dump_track *t, struct conn *c, int dir,
 static void stream_write(struct dump_track *t, struct conn *c, int dir,
 			 const uint8_t *p, uint32_t len, uint64_t off)
 {
-	struct stream *s = &c->s[dir];
+	struct stream *s = c->s[dir];
 	uint64_t end = off + len;
 	int fd;
 
@@ -634,9 +719,21 @@ struct ovl_arg {
 	bool write;		/* follow writes this record */
 };
 
+/* The rare fields of @s, allocated on first use (NULL: no memory) */
+static struct stream_rare *stream_rare(struct dump_track *t,
+				       struct stream *s)
+{
+	if (!s->x) {
+		s->x = arena_alloc(t, sizeof(*s->x));
+		if (!s->x)
+			t->nomem = true;
+	}
+	return s->x;
+}
+
 static int same_bytes(struct ovl_arg *a, uint64_t s, uint64_t e)
 {
-	struct stream *st = &a->c->s[a->dir];
+	struct stream *st = a->c->s[a->dir];
 	uint8_t buf[4096];
 
 	/* nothing written there: a record skipped for max_gap */
@@ -660,7 +757,8 @@ static int same_bytes(struct ovl_arg *a, uint64_t s, uint64_t e)
 static void on_overlap(void *arg, uint64_t s, uint64_t e)
 {
 	struct ovl_arg *a = arg;
-	struct stream *st = &a->c->s[a->dir];
+	struct stream *st0 = a->c->s[a->dir];
+	struct stream_rare *st = stream_rare(a->t, st0);
 	int same = same_bytes(a, s, e);
 
 	/* the file keeps the bytes that came first: write what lies
@@ -671,7 +769,8 @@ static void on_overlap(void *arg, uint64_t s, uint64_t e)
 			     (uint32_t)(s - a->cur), a->cur);
 	if (e > a->cur)
 		a->cur = e;
-
+	if (!st)
+		return;
 	st->overlaps++;
 	st->overlap_bytes += e - s;
 	if (!same)
@@ -689,7 +788,7 @@ static void on_overlap(void *arg, uint64_t s, uint64_t e)
 	}
 }
 
-static void track_cdc_seqno(struct stream *s, const struct dump_cdc *cdc)
+static void track_cdc_seqno(struct stream_rare *s, const struct dump_cdc *cdc)
 {
 	uint16_t d;
 
@@ -730,22 +829,49 @@ void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 
 	if (!c)
 		return;
-	s = &c->s[dir];
-	s->records++;
+	s = c->s[dir];
+	if (!s) {
+		s = arena_alloc(t, t->dir ? sizeof(*s) :
+					     offsetof(struct stream, has_base));
+		if (!s) {
+			t->nomem = true;
+			return;
+		}
+		if (t->dir) {
+			s->fd = -1;
+			s->low_fd = -1;
+		}
+		c->s[dir] = s;
+	}
 	if (r->type == SMC_DUMP_TYPE_CDC) {
 		s->cdc++;
-		if (cdc && !cdc->smcd)
-			track_cdc_seqno(s, cdc);
+		if (cdc && !cdc->smcd && stream_rare(t, s))
+			track_cdc_seqno(s->x, cdc);
 		return;
 	}
 	s->data++;
 	s->bytes += r->payload_len;
 	if (r->payload_len < r->orig_len) {
-		s->trunc++;
-		s->trunc_bytes += r->orig_len - r->payload_len;
+		struct stream_rare *x = stream_rare(t, s);
+
+		if (x) {
+			x->trunc++;
+			x->trunc_bytes += r->orig_len - r->payload_len;
+		}
 	}
-	if (r->orig_len && ivset_add(&s->seen, r->offset,
-				     r->offset + r->orig_len, NULL, NULL))
+	/* @seen is kept apart from @have from the first record that the
+	 * snaplen cut (payload_len < orig_len): until then they are equal
+	 */
+	if (!s->seen_apart && r->payload_len != r->orig_len) {
+		s->seen.root = iv_clone(t, s->have.root);
+		s->seen.nodes = s->have.nodes;
+		s->seen_apart = true;
+		if (s->have.root && !s->seen.root)
+			t->nomem = true;
+	}
+	if (r->orig_len && s->seen_apart &&
+	    ivset_add(t, &s->seen, r->offset, r->offset + r->orig_len, NULL,
+		      NULL))
 		t->nomem = true;
 	if (!r->payload_len)
 		return;
@@ -775,7 +901,7 @@ void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 				t->max_gap);
 	}
 	/* on_overlap() writes the new parts before each overlap */
-	if (ivset_add(&s->have, r->offset, end, on_overlap, &a))
+	if (ivset_add(t, &s->have, r->offset, end, on_overlap, &a))
 		t->nomem = true;
 	if (!a.write)
 		return;
@@ -790,12 +916,40 @@ void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 
 /* ---- report ---- */
 
+/* Both range sets of @s as sorted arrays (ivset_flatten()); the
+ * report does it once per stream, stream_unflatten() frees them.
+ */
+static int stream_flatten(struct stream *s)
+{
+	int err = ivset_flatten(&s->have);
+
+	if (s->seen_apart)
+		err |= ivset_flatten(&s->seen);
+	else
+		s->seen = s->have;
+	s->flat = true;
+	return err ? -1 : 0;
+}
+
+static void stream_unflatten(struct stream *s)
+{
+	if (!s->flat)
+		return;
+	if (s->seen_apart)
+		free(s->seen.v);
+	free(s->have.v);
+	s->have.v = NULL;
+	s->seen.v = NULL;
+	s->have.n = 0;
+	s->seen.n = 0;
+}
+
 /* A stream that got bytes below its first record's offset: write the file
  * again from the lowest offset written, out of the two files.
  */
 static void stream_finish(struct dump_track *t, struct conn *c, int dir)
 {
-	struct stream *s = &c->s[dir];
+	struct stream *s = c->s[dir];
 	const struct ivset *h = &s->have;
 	uint8_t *buf = NULL;
 	char *tmp = NULL;
@@ -970,24 +1124,13 @@ static void print_ranges(const struct stream *st, bool trunc, uint64_t n)
 	}
 }
 
-struct totals {
-	uint64_t bytes;
-	uint64_t holes;
-	uint64_t hole_bytes;
-	uint64_t truncs;
-	uint64_t trunc_bytes;
-	uint64_t overlaps;
-	uint64_t overlap_bytes;
-	uint64_t cdc_seq_gaps;
-	uint64_t files;
-	uint64_t werrs;
-};
 
 static void print_stream(const struct dump_track *t, const struct stream *st,
-			 int dir, struct totals *tot)
+			 int dir, struct dump_track_totals *tot)
 {
 	struct gap_sum g = { 0 };
 	const char *name = dir ? "rx" : "tx";
+	const struct stream_rare *x = st->x ? st->x : &no_rare;
 	uint64_t start = 0, end = 0;
 	size_t i;
 
@@ -999,11 +1142,11 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 	tot->bytes += st->bytes;
 	tot->holes += g.holes;
 	tot->hole_bytes += g.hole_bytes;
-	tot->truncs += st->trunc;
-	tot->trunc_bytes += st->trunc_bytes;
-	tot->overlaps += st->overlaps;
-	tot->overlap_bytes += st->overlap_bytes;
-	tot->cdc_seq_gaps += st->cdc_seq_gaps;
+	tot->truncs += x->trunc;
+	tot->trunc_bytes += x->trunc_bytes;
+	tot->overlaps += x->overlaps;
+	tot->overlap_bytes += x->overlap_bytes;
+	tot->cdc_seq_gaps += x->cdc_seq_gaps;
 
 	open_json_object(name);
 	print_string(PRINT_FP, NULL, "\n\t%s", name);
@@ -1020,34 +1163,34 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 		print_u64(PRINT_ANY, "start", " start %" PRIu64, start);
 	}
 	print_u64(PRINT_ANY, "end", " end %" PRIu64, end);
-	print_u64(PRINT_ANY, "records", " records %" PRIu64, st->records);
+	print_u64(PRINT_ANY, "records", " records %" PRIu64, st->data + st->cdc);
 	print_u64(PRINT_ANY, "data", " data %" PRIu64, st->data);
 	print_u64(PRINT_ANY, "cdc", " cdc %" PRIu64, st->cdc);
 	print_u64(PRINT_ANY, "bytes", " bytes %" PRIu64, st->bytes);
 	print_u64(PRINT_ANY, "holes", " holes %" PRIu64, g.holes);
 	print_u64(PRINT_ANY, "hole_bytes", " (%" PRIu64 " bytes)",
 		  g.hole_bytes);
-	print_u64(PRINT_ANY, "truncated", " truncated %" PRIu64, st->trunc);
+	print_u64(PRINT_ANY, "truncated", " truncated %" PRIu64, x->trunc);
 	print_u64(PRINT_ANY, "truncated_bytes", " (%" PRIu64 " bytes)",
-		  st->trunc_bytes);
-	print_u64(PRINT_ANY, "overlaps", " overlaps %" PRIu64, st->overlaps);
+		  x->trunc_bytes);
+	print_u64(PRINT_ANY, "overlaps", " overlaps %" PRIu64, x->overlaps);
 	print_u64(PRINT_ANY, "overlap_bytes", " (%" PRIu64 " bytes)",
-		  st->overlap_bytes);
+		  x->overlap_bytes);
 	print_u64(PRINT_ANY, "cdc_seq_gaps", " cdc-seq-gaps %" PRIu64,
-		  st->cdc_seq_gaps);
-	print_u64(PRINT_ANY, "cdc_lost", " (%" PRIu64 " lost)", st->cdc_lost);
+		  x->cdc_seq_gaps);
+	print_u64(PRINT_ANY, "cdc_lost", " (%" PRIu64 " lost)", x->cdc_lost);
 	if (t->dir) {
-		if (st->overlaps)
+		if (x->overlaps)
 			print_u64(PRINT_ANY, "overlaps_differing",
-				  " differing %" PRIu64, st->overlap_diff);
+				  " differing %" PRIu64, x->overlap_diff);
 		else
 			print_u64(PRINT_JSON, "overlaps_differing", NULL,
-				  st->overlap_diff);
-		if (st->overlap_diff && st->path)
+				  x->overlap_diff);
+		if (x->overlap_diff && st->path)
 			fprintf(stderr,
 				"smc dump: %s: conflict: %" PRIu64
 				" overlapping ranges hold different bytes\n",
-				strrchr(st->path, '/') + 1, st->overlap_diff);
+				strrchr(st->path, '/') + 1, x->overlap_diff);
 		if (st->far)
 			print_u64(PRINT_ANY, "beyond_max_gap",
 				  " beyond-max-gap %" PRIu64, st->far);
@@ -1061,8 +1204,8 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 		print_ranges(st, false, g.holes);
 		print_ranges(st, true, g.truncs);
 		open_json_array(PRINT_JSON, "overlap_ranges");
-		for (i = 0; i < st->novl; i++) {
-			const struct ovl *o = &st->ovl[i];
+		for (i = 0; i < x->novl; i++) {
+			const struct ovl *o = &x->ovl[i];
 
 			open_json_object(NULL);
 			print_string(PRINT_FP, NULL, "%s", "\n\t\toverlap");
@@ -1084,49 +1227,32 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 	close_json_object();
 }
 
-static void fmt_link(const struct dump_link *l, char *buf, size_t len)
-{
-	size_t i, n = 0;
-
-	if (l->ifindex && l->key_len == 4) {
-		snprintf(buf, len, "ifindex %u", get_be32(l->key));
-		return;
-	}
-	if (!l->key_len) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	buf[0] = '\0';
-	for (i = 0; i < l->key_len && n + 4 < len; i++)
-		n += snprintf(buf + n, len - n, "%s%02x", i ? ":" : "",
-			      l->key[i]);
-}
-
 /**
- * dump_track_report() - print what follow or stats found
+ * dump_track_report() - print the connections follow or stats found
  * @t: the tracker
- * @c: the run (counters, links, link type)
+ * @tot: filled with the sums over every stream, for the totals line that
+ *	dump_decode_report() prints
  *
- * Prints one entry per connection (both streams), one per smc-dummy
- * link (record sequence gaps) and the totals; text or JSON.
- *
- * Return: 0, or 3 when follow could not write a stream file or memory
- * ran out (the report says which).
+ * Prints one entry per connection (both streams), text or JSON (the
+ * "connections" array). In follow, the stream files get their final
+ * layout first.
  */
-int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
+void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
 {
-	struct totals tot = { 0 };
-	uint64_t gaps = 0, lost = 0;
-	char a[INET6_ADDRSTRLEN + 8], buf[40];
+	static const char *const keys[4] = { "local", "lport", "peer", "pport" };
+	char buf[40];
 	struct conn *k;
 	size_t i;
 
-	open_json_object(NULL);
+	memset(tot, 0, sizeof(*tot));
+	tot->follow = t->dir != NULL;
+	tot->connections = t->nconn;
 	open_json_array(PRINT_JSON, "connections");
 	for (k = t->first; k; k = k->next) {
 		for (i = 0; i < 2; i++)
-			if (ivset_flatten(&k->s[i].have) ||
-			    ivset_flatten(&k->s[i].seen))
+			if (!k->s[i])
+				continue;
+			else if (stream_flatten(k->s[i]))
 				t->nomem = true;
 			else if (t->dir)
 				stream_finish(t, k, (int)i);
@@ -1135,87 +1261,20 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
 			     k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr");
 		snprintf(buf, sizeof(buf), "0x%08x", k->token);
 		print_string(PRINT_ANY, "token", " token %s", buf);
-		dump_fmt_ip(k->family, k->laddr, a, sizeof(a));
-		print_string(PRINT_JSON, "local", NULL, a);
-		print_uint(PRINT_JSON, "lport", NULL, k->lport);
-		dump_fmt_addr(k->family, k->laddr, k->lport, a, sizeof(a));
-		print_string(PRINT_FP, NULL, " %s <->", a);
-		dump_fmt_ip(k->family, k->raddr, a, sizeof(a));
-		print_string(PRINT_JSON, "peer", NULL, a);
-		print_uint(PRINT_JSON, "pport", NULL, k->rport);
-		dump_fmt_addr(k->family, k->raddr, k->rport, a, sizeof(a));
-		print_string(PRINT_FP, NULL, " %s", a);
-		print_stream(t, &k->s[0], 0, &tot);
-		print_stream(t, &k->s[1], 1, &tot);
+		dump_print_ends(k->family, k->laddr, k->lport, k->raddr,
+				k->rport, keys, " %s <->", " %s");
+		for (i = 0; i < 2; i++) {
+			struct stream *st = k->s[i];
+
+			print_stream(t, st ? st : &no_stream, (int)i, tot);
+			if (st)	/* the ranges are listed: done with them */
+				stream_unflatten(st);
+		}
 		close_json_object();
 		print_nl();
 	}
 	close_json_array(PRINT_JSON, NULL);
-
-	open_json_array(PRINT_JSON, "links");
-	for (i = 0; i < c->nlinks; i++) {
-		const struct dump_link *l = &c->links[i];
-
-		gaps += l->gaps;
-		lost += l->lost;
-		open_json_object(NULL);
-		fmt_link(l, buf, sizeof(buf));
-		print_string(PRINT_ANY, "link", "link %s", buf);
-		print_u64(PRINT_ANY, "records", " records %" PRIu64,
-			  l->records);
-		print_uint(PRINT_ANY, "first_seq", " first-seq %u",
-			   l->first_seq);
-		print_uint(PRINT_ANY, "next_seq", " next-seq %u", l->next_seq);
-		print_u64(PRINT_ANY, "seq_gaps", " seq-gaps %" PRIu64, l->gaps);
-		print_u64(PRINT_ANY, "lost", " lost %" PRIu64, l->lost);
-		print_u64(PRINT_ANY, "reordered", " reordered %" PRIu64,
-			  l->reordered);
-		close_json_object();
-		print_nl();
-	}
-	close_json_array(PRINT_JSON, NULL);
-
-	open_json_object("total");
-	print_string(PRINT_FP, NULL, "%s", "total:");
-	print_u64(PRINT_ANY, "frames", " frames %" PRIu64,
-		  c->cnt[DUMP_CNT_FRAMES]);
-	print_u64(PRINT_ANY, "records", " records %" PRIu64,
-		  c->cnt[DUMP_CNT_RECORDS]);
-	print_u64(PRINT_ANY, "data", " data %" PRIu64, c->cnt[DUMP_CNT_DATA]);
-	print_u64(PRINT_ANY, "cdc", " cdc %" PRIu64, c->cnt[DUMP_CNT_CDC]);
-	print_u64(PRINT_ANY, "legacy", " legacy %" PRIu64,
-		  c->cnt[DUMP_CNT_LEGACY]);
-	print_u64(PRINT_ANY, "clc", " clc %" PRIu64, c->cnt[DUMP_CNT_CLC]);
-	print_u64(PRINT_ANY, "syn", " syn %" PRIu64, c->cnt[DUMP_CNT_SYN]);
-	print_u64(PRINT_ANY, "skipped", " skipped %" PRIu64,
-		  c->cnt[DUMP_CNT_SKIPPED]);
-	print_u64(PRINT_ANY, "malformed", " malformed %" PRIu64,
-		  c->cnt[DUMP_CNT_MALFORMED]);
-	print_u64(PRINT_ANY, "connections", " connections %" PRIu64,
-		  (uint64_t)t->nconn);
-	print_u64(PRINT_ANY, "bytes", " bytes %" PRIu64, tot.bytes);
-	print_u64(PRINT_ANY, "holes", " holes %" PRIu64, tot.holes);
-	print_u64(PRINT_ANY, "hole_bytes", " (%" PRIu64 " bytes)",
-		  tot.hole_bytes);
-	print_u64(PRINT_ANY, "truncated", " truncated %" PRIu64, tot.truncs);
-	print_u64(PRINT_ANY, "truncated_bytes", " (%" PRIu64 " bytes)",
-		  tot.trunc_bytes);
-	print_u64(PRINT_ANY, "overlaps", " overlaps %" PRIu64, tot.overlaps);
-	print_u64(PRINT_ANY, "overlap_bytes", " (%" PRIu64 " bytes)",
-		  tot.overlap_bytes);
-	print_u64(PRINT_ANY, "seq_gaps", " seq-gaps %" PRIu64, gaps);
-	print_u64(PRINT_ANY, "lost", " lost %" PRIu64, lost);
-	print_u64(PRINT_ANY, "cdc_seq_gaps", " cdc-seq-gaps %" PRIu64,
-		  tot.cdc_seq_gaps);
-	if (t->dir)
-		print_u64(PRINT_ANY, "files", " files %" PRIu64, tot.files);
-	if (t->nomem || c->nomem)
-		print_bool(PRINT_ANY, "out_of_memory", " out-of-memory %s",
-			   true);
-	close_json_object();
-	print_nl();
-	close_json_object();
-	return tot.werrs || t->nomem || c->nomem ? 3 : 0;
+	tot->nomem = t->nomem;
 }
 
 /**
@@ -1224,26 +1283,33 @@ int dump_track_report(struct dump_track *t, const struct dump_ctx *c)
  */
 void dump_track_free(struct dump_track *t)
 {
-	struct conn *c, *n;
+	struct conn *c;
 	int d;
 
 	if (!t)
 		return;
 	close_all(t);
-	for (c = t->first; c; c = n) {
-		n = c->next;
+	for (c = t->first; c; c = c->next)
 		for (d = 0; d < 2; d++) {
-			iv_free(c->s[d].have.root);
-			iv_free(c->s[d].seen.root);
-			free(c->s[d].have.v);
-			free(c->s[d].seen.v);
-			free(c->s[d].ovl);
-			if (c->s[d].low_created)
-				unlink(c->s[d].low_path);
-			free(c->s[d].low_path);
-			free(c->s[d].path);
+			struct stream *s = c->s[d];
+
+			if (!s)
+				continue;
+			stream_unflatten(s);
+			if (s->x)
+				free(s->x->ovl);
+			if (!t->dir)
+				continue;
+			if (s->low_created)
+				unlink(s->low_path);
+			free(s->low_path);
+			free(s->path);
 		}
-		free(c);
+	while (t->chunks) {
+		struct chunk *ch = t->chunks;
+
+		t->chunks = ch->next;
+		munmap(ch, ch->size);
 	}
 	free(t->hash);
 	free(t->tok);
