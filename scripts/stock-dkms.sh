@@ -55,6 +55,17 @@ src=$(ls -d "$pkg"/usr/src/smc-dump-*)
 build=$sdir/dkms-build
 rm -rf "$build"
 cp -a "$src" "$build"
+# DKMS builds only where BUILD_EXCLUSIVE_KERNEL matches (bash's =~, as
+# DKMS tests it): the served kernel must match, Debian 12's 6.1 (whose
+# headers dkms's Recommends pull in) and other 6.12 point releases not
+excl=$(cd "$build" && bash -c '. ./dkms.conf; printf "%s" "$BUILD_EXCLUSIVE_KERNEL"')
+[ -n "$excl" ] || { log "dkms.conf has no BUILD_EXCLUSIVE_KERNEL"; exit 1; }
+[[ $kver =~ $excl ]] ||
+	{ log "dkms.conf's BUILD_EXCLUSIVE_KERNEL '$excl' does not match the served $kver"; exit 1; }
+for k in 6.1.0-41-amd64 6.12.116+deb12-amd64 "${kver//./x}" "x$kver"; do
+	[[ ! $k =~ $excl ]] ||
+		{ log "dkms.conf's BUILD_EXCLUSIVE_KERNEL '$excl' matches $k, which it does not serve"; exit 1; }
+done
 # the command dkms.conf gives DKMS, with DKMS's variables
 make_cmd=$(cd "$build" && kernelver=$kver kernel_source_dir=$ksrc bash -c '. ./dkms.conf; echo "${MAKE[0]}"')
 log "building in $build: $make_cmd"
