@@ -9,6 +9,8 @@
  *           report's links and totals
  * track.c   connections and streams for follow and stats
  * print.c   addresses as text, for decode.c and track.c
+ * reader.c  capture files: pcap (through libpcap) and pcapng, from a
+ *           file, standard input or a pipe, one frame at a time
  * Callers: smc/dump.c (read/follow/stats), smc/capture_live.c (the live
  * decoder of smc dump start), smc/fuzz.
  *
@@ -405,5 +407,128 @@ uint32_t dump_clc_msg_len(const uint8_t *p, uint32_t avail);
 int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
 		    uint32_t avail, bool quiet, uint32_t *used,
 		    bool *incomplete, char *err, size_t errlen);
+
+/* ---- reader.c ---- */
+
+/* Room for the error texts of the reader: a path and libpcap's message */
+#define DUMP_READER_ERRLEN	1024
+
+struct dump_reader;
+
+/**
+ * struct dump_frame - one frame read from a capture
+ * @sec: timestamp, seconds since the epoch (pcapng: with if_tsoffset)
+ * @nsec: nanoseconds within @sec, 0..999999999 (a microsecond capture
+ *	gives multiples of 1000)
+ * @data: the captured bytes, as on the wire (network byte order); valid
+ *	until the next dump_reader_next() or dump_reader_close()
+ * @caplen: bytes at @data (at most the interface's snaplen)
+ * @dlt: link type of the frame's interface (pcap DLT_*)
+ * @ns_digits: fractional digits the capture's timestamps have: 6, or 9
+ *	for nanosecond pcap and pcapng interfaces finer than microseconds
+ */
+struct dump_frame {
+	long long sec;
+	uint32_t nsec;
+	const uint8_t *data;
+	uint32_t caplen;
+	int dlt;
+	int ns_digits;
+};
+
+/* What dump_reader_next() found */
+enum dump_read_rc {
+	DUMP_READ_END = 0,	/* the capture ends here */
+	DUMP_READ_FRAME = 1,	/* a frame, in the struct dump_frame */
+	DUMP_READ_SKIP = 2,	/* a frame of a link type the decoder does
+				 * not handle (dump_dlt_supported()): the
+				 * error text names it the first time for its
+				 * pcapng interface, else is empty
+				 */
+	DUMP_READ_BAD = 3,	/* a pcapng block that is no valid frame or
+				 * interface: the error text says why; the
+				 * next call reads on
+				 */
+	DUMP_READ_CUT = 4,	/* the capture cannot be read further (cut
+				 * off, a broken header): the error text says
+				 * why; the next call returns the same
+				 */
+};
+
+/**
+ * dump_reader_open() - open a capture file for reading
+ * @path: a file, or "-" for standard input (left open at the end)
+ * @err: where an error text goes, "PATH: reason" (no newline)
+ * @errlen: room at @err, DUMP_READER_ERRLEN is enough
+ *
+ * Tells classic pcap (microsecond or nanosecond magic, either byte order)
+ * from pcapng (section header block type 0x0a0d0d0a) by the first 4
+ * bytes, which it reads ahead itself, so a pipe works as well as a file.
+ * A classic pcap of a link type the decoder does not handle is refused;
+ * pcapng interfaces are checked frame by frame.
+ *
+ * Return: the reader, or NULL when the file cannot be opened or read,
+ * is no capture, or has a link type the decoder does not handle; errno
+ * is ENODATA when the input ended before its first byte.
+ */
+struct dump_reader *dump_reader_open(const char *path, char *err,
+				     size_t errlen);
+
+/**
+ * dump_reader_fdopen() - dump_reader_open() on an open descriptor
+ * @fd: a file or a pipe, at the start of the capture
+ * @own: close @fd in dump_reader_close() (and on failure)
+ * @name: the capture's name in error texts; kept, not copied
+ * @err: where an error text goes
+ * @errlen: room at @err
+ *
+ * Return: the reader, or NULL (see dump_reader_open()).
+ */
+struct dump_reader *dump_reader_fdopen(int fd, bool own, const char *name,
+				       char *err, size_t errlen);
+
+/**
+ * dump_reader_next() - the next frame of a capture
+ * @r: the reader
+ * @f: filled when the answer is DUMP_READ_FRAME or DUMP_READ_SKIP
+ * @err: where the reason goes for DUMP_READ_SKIP, _BAD and _CUT
+ * @errlen: room at @err
+ *
+ * Reads only the bytes of the next frame: on a pipe it returns as soon as
+ * the frame is complete. A pcapng section header in the middle of the
+ * file starts a new section (byte order, interfaces); a broken one is
+ * said on stderr as well ("Error: NAME: reason").
+ *
+ * Return: enum dump_read_rc.
+ */
+int dump_reader_next(struct dump_reader *r, struct dump_frame *f, char *err,
+		     size_t errlen);
+
+/* The link type and timestamp digits before the first frame: a classic
+ * pcap's, or DLT_EN10MB and 6 for pcapng
+ */
+int dump_reader_dlt(const struct dump_reader *r);
+int dump_reader_ns_digits(const struct dump_reader *r);
+
+/* The capture is a pipe or a terminal, not a regular file */
+bool dump_reader_live(const struct dump_reader *r);
+
+/* Close the reader (and its descriptor if owned); NULL is allowed */
+void dump_reader_close(struct dump_reader *r);
+
+/**
+ * dump_decode_input() - decode every frame of a capture (decode.c)
+ * @c: the run, set up with dump_ctx_init() for dump_reader_dlt()
+ * @r: the capture
+ *
+ * Decodes each frame (dump_decode_frame()), counts frames of unsupported
+ * link types as skipped (saying so once per interface on stderr,
+ * "Warning: ..."), reports blocks that are no frame and a capture cut
+ * off as malformed (dump_report_malformed(), at the time of the last
+ * frame), and on a live capture (dump_reader_live()) flushes stdout after
+ * each frame, stopping when that fails. Does not call
+ * dump_decode_finish().
+ */
+void dump_decode_input(struct dump_ctx *c, struct dump_reader *r);
 
 #endif /* SMC_DUMP_H */

@@ -318,7 +318,7 @@ static void alias_tcpdump(struct capture *c)
 		return;
 	err = rtnl_link_set(&c->rt, c->name, false, alias);
 	if (err)
-		fprintf(stderr, "smc dump: cannot set the alias of %s: %s\n",
+		fprintf(stderr, "Warning: cannot set the alias of %s: %s\n",
 			c->name, strerror(-err));
 }
 
@@ -774,7 +774,7 @@ static void detach(struct capture *c, int logfd)
 	fflush(stderr);
 	n = snprintf(msg, sizeof(msg), "%s %d", c->name, (int)getpid());
 	if (write(c->notify_fd, msg, n) != n)
-		fprintf(stderr, "smc dump: cannot tell the parent: %s\n",
+		fprintf(stderr, "Error: cannot tell the parent: %s\n",
 			strerror(errno));
 	close(c->notify_fd);
 	c->notify_fd = -1;

@@ -2,11 +2,13 @@
 /*
  * capture_live.c - the live decoder of a capture without `write`: a child
  * of the supervisor that reads tcpdump's pcap stream from a pipe and
- * prints each frame with the decoder of `smc dump read` (see capture.h)
+ * prints each frame with the decoder of `smc dump read` (see capture.h),
+ * through the same reader and frame loop (lib/smcdump/reader.c,
+ * dump_decode_input())
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <pcap/pcap.h>
 
 #include "capture.h"
 #include "smcdump.h"
@@ -15,52 +17,37 @@
 
 int capture_decode_live(int fd)
 {
-	char errbuf[PCAP_ERRBUF_SIZE];
-	struct pcap_pkthdr *h;
-	const u_char *data;
 	struct dump_opts o = {
 		.cmd = DUMP_CMD_READ, .details = show_details,
 		.hex = show_hex, .json = json, .pretty = pretty,
 	};
+	char err[DUMP_READER_ERRLEN];
+	struct dump_reader *r;
 	struct dump_ctx *dc;
-	pcap_t *p;
-	FILE *f;
-	int r, rc = 0;
+	int rc = 0;
 
-	f = fdopen(fd, "r");
-	if (!f)
-		return EXIT_FAIL;
-	p = pcap_fopen_offline_with_tstamp_precision(f,
-			PCAP_TSTAMP_PRECISION_NANO, errbuf);
-	if (!p)
-		return 0;	/* tcpdump wrote nothing: it reports why */
-	if (!dump_dlt_supported(pcap_datalink(p))) {
-		fprintf(stderr, "smc dump: link type %d not supported\n",
-			pcap_datalink(p));
+	r = dump_reader_fdopen(fd, true, "tcpdump's stream", err, sizeof(err));
+	if (!r) {
+		if (errno == ENODATA)
+			return 0;	/* tcpdump wrote nothing: it says why */
+		fprintf(stderr, "Error: %s\n", err);
 		return EXIT_FAIL;
 	}
 	dc = malloc(sizeof(*dc));
-	if (!dc)
+	if (!dc) {
+		dump_reader_close(r);
 		return EXIT_FAIL;
-	dump_ctx_init(dc, &o, pcap_datalink(p));
-	dc->ns_digits = 6;	/* tcpdump writes microseconds */
+	}
+	dump_ctx_init(dc, &o, dump_reader_dlt(r));
+	dc->ns_digits = dump_reader_ns_digits(r);	/* tcpdump: 6 */
 	new_json_obj(o.json, o.pretty);
-	while ((r = pcap_next_ex(p, &h, &data)) == 1) {
-		dump_decode_frame(dc, (long long)h->ts.tv_sec,
-				  (uint32_t)h->ts.tv_usec, data, h->caplen);
-		if (fflush(stdout))
-			break;
-	}
-	if (r == PCAP_ERROR) {
-		dc->frame++;
-		dump_report_malformed(dc, 0, 0, pcap_geterr(p));
-	}
+	dump_decode_input(dc, r);
 	dump_decode_finish(dc);
 	delete_json_obj();
 	fflush(stdout);
 	if (dc->cnt[DUMP_CNT_MALFORMED])
 		rc = 1;
 	dump_ctx_free(dc);
-	pcap_close(p);
+	dump_reader_close(r);
 	return rc;
 }

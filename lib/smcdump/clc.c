@@ -10,6 +10,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -61,6 +62,168 @@
 #define DECL_LEN_V1		28	/* struct smc_clc_msg_decline */
 #define DECL_LEN_V2		44	/* struct smc_clc_msg_decline_v2 */
 #define DECL_DIAG_V2		4	/* SMC_DECL_DIAG_COUNT_V2 */
+
+/* The message layouts of Linux 6.12 net/smc/smc_clc.h (struct names
+ * in the comments), byte by byte: no padding, so offsetof() is the wire
+ * offset. Multi-byte fields are big-endian; bitfields are whole bytes
+ * here and their bits are taken apart where they are read.
+ */
+struct clc_hdr {			/* struct smc_clc_msg_hdr */
+	uint8_t eyecatcher[4];
+	uint8_t type;
+	uint8_t length[2];
+	uint8_t vers_types;		/* version:4, typev2:2, typev1:2 */
+};
+
+struct clc_local {			/* struct smc_clc_msg_local */
+	uint8_t id_for_peer[SYSTEMID_LEN];
+	uint8_t gid[GID_LEN];
+	uint8_t mac[6];
+};
+
+struct clc_proposal {			/* struct smc_clc_msg_proposal */
+	struct clc_hdr hdr;
+	struct clc_local lcl;
+	uint8_t iparea_offset[2];	/* from the end of this struct */
+};
+
+struct clc_gidchid {			/* struct smc_clc_smcd_gid_chid */
+	uint8_t gid[8];
+	uint8_t chid[2];
+};
+
+struct clc_prop_smcd {			/* struct smc_clc_msg_smcd */
+	struct clc_gidchid ism;
+	uint8_t v2_ext_offset[2];	/* from the end of this field */
+	uint8_t vendor_oui[3];
+	uint8_t vendor_options[25];
+};
+
+struct clc_prefix {		/* struct smc_clc_msg_proposal_prefix */
+	uint8_t outgoing_subnet[4];
+	uint8_t prefix_len;
+	uint8_t reserved[2];
+	uint8_t ipv6_prefixes_cnt;
+};
+
+struct clc_ipv6_prefix {		/* struct smc_clc_ipv6_prefix */
+	uint8_t prefix[16];
+	uint8_t prefix_len;
+};
+
+struct clc_v2_ext {		/* struct smc_clc_v2_extension, fixed part */
+	uint8_t eid_cnt;		/* struct smc_clnt_opts_area_hdr */
+	uint8_t ism_gid_cnt;
+	uint8_t reserved1;
+	uint8_t release_seid;		/* release:4, reserved:3, seid:1 */
+	uint8_t reserved2[2];
+	uint8_t smcd_v2_ext_offset[2];	/* from the end of this field */
+	uint8_t roce[GID_LEN];
+	uint8_t max_conns;
+	uint8_t max_links;
+	uint8_t feature_mask[2];
+	uint8_t reserved3[12];
+};
+
+struct clc_smcd_v2_ext {	/* struct smc_clc_smcd_v2_extension, fixed */
+	uint8_t system_eid[EID_LEN];
+	uint8_t reserved[16];
+};
+
+/* struct smc_clc_msg_accept_confirm with struct
+ * smcr_clc_msg_accept_confirm, then the v2 part
+ */
+struct clc_smcr_acc {
+	struct clc_hdr hdr;
+	struct clc_local lcl;
+	uint8_t qpn[3];
+	uint8_t rmb_rkey[4];
+	uint8_t rmbe_idx;
+	uint8_t rmbe_alert_token[4];
+	uint8_t rmbe_size_qp_mtu;	/* rmbe_size:4, qp_mtu:4 */
+	uint8_t reserved;
+	uint8_t rmb_dma_addr[8];
+	uint8_t reserved2;
+	uint8_t psn[3];
+	uint8_t eid[EID_LEN];		/* v2 */
+	uint8_t reserved3[8];
+};
+
+/* struct smc_clc_msg_accept_confirm with struct
+ * smcd_clc_msg_accept_confirm_common, then the v2 part
+ */
+struct clc_smcd_acc {
+	struct clc_hdr hdr;
+	uint8_t gid[8];
+	uint8_t token[8];
+	uint8_t dmbe_idx;
+	uint8_t dmbe_size;		/* dmbe_size:4, reserved:4 */
+	uint8_t reserved[2];
+	uint8_t linkid[4];
+	uint8_t chid[2];		/* v2 */
+	uint8_t eid[EID_LEN];
+	uint8_t gid_ext[8];
+};
+
+/* struct smc_clc_first_contact_ext, then the rest of _v2x */
+struct clc_fce {
+	uint8_t v2_direct;		/* v2_direct:1, reserved:7 */
+	uint8_t os_release;		/* os_type:4, release:4 */
+	uint8_t reserved[2];
+	uint8_t hostname[HOSTNAME_LEN];
+	uint8_t max_conns;		/* _v2x */
+	uint8_t max_links;
+	uint8_t feature_mask[2];
+	uint8_t vendor_exp_options[4];
+	uint8_t reserved2[8];
+};
+
+struct clc_gid_ext {			/* struct smc_clc_fce_gid_ext */
+	uint8_t gid_cnt;
+	uint8_t reserved[3];
+};
+
+/* struct smc_clc_msg_decline, then the v2 diagnoses of
+ * struct smc_clc_msg_decline_v2
+ */
+struct clc_decline {
+	struct clc_hdr hdr;
+	uint8_t id_for_peer[SYSTEMID_LEN];
+	uint8_t peer_diagnosis[4];
+	uint8_t os_type;		/* os_type:4, reserved:4 */
+	uint8_t reserved[3];
+	uint8_t peer_diagnosis_v2[DECL_DIAG_V2][4];
+};
+
+#define HDR(f)		offsetof(struct clc_hdr, f)
+#define PROP(f)		offsetof(struct clc_proposal, f)
+#define PSMCD(f)	(PROP_BASE_LEN + offsetof(struct clc_prop_smcd, f))
+#define PFX(f)		offsetof(struct clc_prefix, f)
+#define V2X(f)		offsetof(struct clc_v2_ext, f)
+#define RACC(f)		offsetof(struct clc_smcr_acc, f)
+#define DACC(f)		offsetof(struct clc_smcd_acc, f)
+#define FCE(f)		offsetof(struct clc_fce, f)
+#define DECL(f)		offsetof(struct clc_decline, f)
+
+_Static_assert(sizeof(struct clc_hdr) == CLC_HDR_LEN, "CLC header");
+_Static_assert(sizeof(struct clc_proposal) == PROP_BASE_LEN, "proposal");
+_Static_assert(sizeof(struct clc_prop_smcd) == PROP_SMCD_LEN, "smcd");
+_Static_assert(sizeof(struct clc_gidchid) == GIDCHID_LEN, "gid chid");
+_Static_assert(sizeof(struct clc_prefix) == PROP_PREFIX_LEN, "prefix");
+_Static_assert(sizeof(struct clc_ipv6_prefix) == IPV6_PREFIX_LEN, "v6");
+_Static_assert(sizeof(struct clc_v2_ext) == V2_EXT_LEN, "v2 extension");
+_Static_assert(sizeof(struct clc_smcd_v2_ext) == SMCD_V2_EXT_LEN, "d v2");
+_Static_assert(sizeof(struct clc_smcr_acc) == SMCR_ACC_LEN_V2 - CLC_TRL_LEN,
+	       "SMC-Rv2 accept");
+_Static_assert(sizeof(struct clc_smcd_acc) == SMCD_ACC_LEN_V2 - CLC_TRL_LEN,
+	       "SMC-Dv2 accept");
+_Static_assert(offsetof(struct clc_fce, max_conns) == FCE_LEN, "fce");
+_Static_assert(sizeof(struct clc_fce) == FCE_V2X_LEN, "fce v2x");
+_Static_assert(sizeof(struct clc_gid_ext) == GLE_LEN, "gid list");
+_Static_assert(offsetof(struct clc_decline, peer_diagnosis_v2) ==
+	       DECL_LEN_V1 - CLC_TRL_LEN, "v1 decline");
+_Static_assert(sizeof(struct clc_decline) == DECL_LEN_V2 - CLC_TRL_LEN,
+	       "v2 decline");
 
 static const uint8_t eye_r[4] = { 0xe2, 0xd4, 0xc3, 0xd9 };	/* "SMCR" */
 static const uint8_t eye_d[4] = { 0xe2, 0xd4, 0xc3, 0xc4 };	/* "SMCD" */
@@ -304,8 +467,10 @@ static const char *clc_type_name(unsigned int type)
 static void out_gidchid(struct clc_state *s, const struct clc_msg *m,
 			uint32_t off, bool def)
 {
-	out_hexn(s, def, "ism_gid", "ism-gid", get_be64(m->p + off), 16);
-	out_hexn(s, def, "ism_chid", "chid", get_be16(m->p + off + 8), 4);
+	out_hexn(s, def, "ism_gid", "ism-gid",
+		 get_be64(m->p + off + offsetof(struct clc_gidchid, gid)), 16);
+	out_hexn(s, def, "ism_chid", "chid",
+		 get_be16(m->p + off + offsetof(struct clc_gidchid, chid)), 4);
 }
 
 static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
@@ -329,10 +494,11 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 			PROP_BASE_LEN);
 		return;
 	}
-	out_bytes(s, false, "system_id", "system-id", m->p + 8, SYSTEMID_LEN);
-	out_gid(s, false, "gid", "gid", m->p + 16);
-	out_mac(s, false, "mac", "mac", m->p + 32);
-	iparea = get_be16(m->p + 38);
+	out_bytes(s, false, "system_id", "system-id",
+		  m->p + PROP(lcl.id_for_peer), SYSTEMID_LEN);
+	out_gid(s, false, "gid", "gid", m->p + PROP(lcl.gid));
+	out_mac(s, false, "mac", "mac", m->p + PROP(lcl.mac));
+	iparea = get_be16(m->p + PROP(iparea_offset));
 	out_uint(s, false, "iparea_offset", " iparea-offset %u", iparea);
 
 	/* struct smc_clc_msg_smcd: always sent by v2; v1 sends it when
@@ -340,13 +506,13 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 	 */
 	if ((version >= 2 || iparea >= GIDCHID_LEN) &&
 	    has(m, PROP_BASE_LEN, GIDCHID_LEN)) {
-		if (smcd || get_be64(m->p + PROP_BASE_LEN))
-			out_gidchid(s, m, PROP_BASE_LEN, true);
+		if (smcd || get_be64(m->p + PSMCD(ism.gid)))
+			out_gidchid(s, m, PSMCD(ism), true);
 		else
-			out_gidchid(s, m, PROP_BASE_LEN, false);
+			out_gidchid(s, m, PSMCD(ism), false);
 	}
-	if (version >= 2 && has(m, PROP_BASE_LEN + 10, 2)) {
-		v2off = get_be16(m->p + PROP_BASE_LEN + 10);
+	if (version >= 2 && has(m, PSMCD(v2_ext_offset), 2)) {
+		v2off = get_be16(m->p + PSMCD(v2_ext_offset));
 		out_uint(s, false, "v2_ext_offset", " v2-ext-offset %u", v2off);
 	}
 
@@ -362,9 +528,10 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 			return;
 		}
 		inet_ntop(AF_INET, m->p + pfx, buf, sizeof(buf));
-		snprintf(buf + strlen(buf), 8, "/%u", m->p[pfx + 4]);
+		snprintf(buf + strlen(buf), 8, "/%u",
+			 m->p[pfx + PFX(prefix_len)]);
 		out_str(s, false, "ipv4_prefix", " prefix %s", buf);
-		ip6cnt = m->p[pfx + 7];
+		ip6cnt = m->p[pfx + PFX(ipv6_prefixes_cnt)];
 		out_open_array(s, "ipv6_prefixes");
 		for (i = 0; i < ip6cnt; i++) {
 			uint32_t o = pfx + PROP_PREFIX_LEN + i * IPV6_PREFIX_LEN;
@@ -375,7 +542,9 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 				break;
 			}
 			inet_ntop(AF_INET6, m->p + o, buf, sizeof(buf));
-			snprintf(buf + strlen(buf), 8, "/%u", m->p[o + 16]);
+			snprintf(buf + strlen(buf), 8, "/%u",
+				 m->p[o + offsetof(struct clc_ipv6_prefix,
+						   prefix_len)]);
 			out_str(s, false, NULL, " prefix %s", buf);
 		}
 		out_close_array(s);
@@ -384,27 +553,31 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 	/* v2 extension, placed by v2_ext_offset after that field */
 	has_v2 = version >= 2 && typev2 != SMC_TYPE_N;
 	if (has_v2) {
-		v2 = PROP_BASE_LEN + 12 + v2off;
+		v2 = PSMCD(vendor_oui) + v2off;
 		if (!v2off || !has(m, v2, V2_EXT_LEN)) {
 			problem(s, "v2 extension at offset %u beyond the message",
 				v2off);
 			return;
 		}
-		eidcnt = m->p[v2];
-		gidcnt = m->p[v2 + 1];
+		eidcnt = m->p[v2 + V2X(eid_cnt)];
+		gidcnt = m->p[v2 + V2X(ism_gid_cnt)];
 		out_open(s, "v2");
 		out_uint(s, false, "eid_cnt", " eid-cnt %u", eidcnt);
 		out_uint(s, false, "ism_gid_cnt", " ism-gid-cnt %u", gidcnt);
-		out_uint(s, false, "release", " release %u", m->p[v2 + 3] >> 4);
-		out_bool(s, false, "seid", " seid-enabled", m->p[v2 + 3] & 1);
-		sv2off = get_be16(m->p + v2 + 6);
+		out_uint(s, false, "release", " release %u",
+			 m->p[v2 + V2X(release_seid)] >> 4);
+		out_bool(s, false, "seid", " seid-enabled",
+			 m->p[v2 + V2X(release_seid)] & 1);
+		sv2off = get_be16(m->p + v2 + V2X(smcd_v2_ext_offset));
 		out_uint(s, false, "smcd_v2_ext_offset", " smcd-v2-ext-offset %u",
 			 sv2off);
-		out_gid(s, false, "roce_gid", "roce-gid", m->p + v2 + 8);
-		out_uint(s, false, "max_conns", " max-conns %u", m->p[v2 + 24]);
-		out_uint(s, false, "max_links", " max-links %u", m->p[v2 + 25]);
+		out_gid(s, false, "roce_gid", "roce-gid", m->p + v2 + V2X(roce));
+		out_uint(s, false, "max_conns", " max-conns %u",
+			 m->p[v2 + V2X(max_conns)]);
+		out_uint(s, false, "max_links", " max-links %u",
+			 m->p[v2 + V2X(max_links)]);
 		out_hexn(s, false, "feature_mask", "feature-mask",
-			 get_be16(m->p + v2 + 26), 4);
+			 get_be16(m->p + v2 + V2X(feature_mask)), 4);
 		out_open_array(s, "ueids");
 		for (i = 0; i < eidcnt; i++) {
 			uint32_t o = v2 + V2_EXT_LEN + i * EID_LEN;
@@ -420,15 +593,16 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 
 		has_sv2 = typev2 == SMC_TYPE_D || typev2 == SMC_TYPE_B;
 		if (has_sv2) {
-			sv2 = v2 + 8 + sv2off;
+			sv2 = v2 + V2X(roce) + sv2off;
 			if (!sv2off || !has(m, sv2, SMCD_V2_EXT_LEN)) {
 				problem(s, "SMC-Dv2 extension at offset %u beyond the message",
 					sv2off);
 				out_close(s);
 				return;
 			}
-			out_name(s, true, "system_eid", "seid", m->p + sv2,
-				 EID_LEN);
+			out_name(s, true, "system_eid", "seid",
+				 m->p + sv2 + offsetof(struct clc_smcd_v2_ext,
+						       system_eid), EID_LEN);
 			out_open_array(s, "ism_gids");
 			for (i = 0; i < gidcnt; i++) {
 				uint32_t o = sv2 + SMCD_V2_EXT_LEN +
@@ -441,9 +615,13 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 				}
 				out_open(s, NULL);
 				out_hexn(s, false, "gid", "ism-v2-gid",
-					 get_be64(m->p + o), 16);
+					 get_be64(m->p + o +
+						  offsetof(struct clc_gidchid,
+							   gid)), 16);
 				out_hexn(s, false, "chid", "chid",
-					 get_be16(m->p + o + 8), 4);
+					 get_be16(m->p + o +
+						  offsetof(struct clc_gidchid,
+							   chid)), 4);
 				out_close(s);
 			}
 			out_close_array(s);
@@ -505,14 +683,16 @@ static uint32_t decode_fce(struct clc_state *s, const struct clc_msg *m,
 		problem(s, "first contact extension beyond the message");
 		return 0;
 	}
-	release = m->p[off + 1] & 0x0f;
+	release = m->p[off + FCE(os_release)] & 0x0f;
 	/* SMC-D release 0 peers send the short form */
 	len = smcd && !release ? FCE_LEN : FCE_V2X_LEN;
 	out_open(s, "fce");
-	out_bool(s, false, "v2_direct", " v2-direct", m->p[off] & 0x80);
-	out_str(s, false, "os_type", " os %s", os_name(m->p[off + 1] >> 4));
+	out_bool(s, false, "v2_direct", " v2-direct",
+		 m->p[off + FCE(v2_direct)] & 0x80);
+	out_str(s, false, "os_type", " os %s",
+		os_name(m->p[off + FCE(os_release)] >> 4));
 	out_uint(s, false, "release", " release %u", release);
-	out_name(s, false, "hostname", "hostname", m->p + off + 4,
+	out_name(s, false, "hostname", "hostname", m->p + off + FCE(hostname),
 		 HOSTNAME_LEN);
 	if (len == FCE_V2X_LEN) {
 		if (!has(m, off, FCE_V2X_LEN)) {
@@ -522,14 +702,14 @@ static uint32_t decode_fce(struct clc_state *s, const struct clc_msg *m,
 		}
 		if (!smcd) {
 			out_uint(s, false, "max_conns", " max-conns %u",
-				 m->p[off + 36]);
+				 m->p[off + FCE(max_conns)]);
 			out_uint(s, false, "max_links", " max-links %u",
-				 m->p[off + 37]);
+				 m->p[off + FCE(max_links)]);
 		}
 		out_hexn(s, false, "feature_mask", "feature-mask",
-			 get_be16(m->p + off + 38), 4);
+			 get_be16(m->p + off + FCE(feature_mask)), 4);
 		out_hexn(s, false, "vendor_exp_options", "vendor-options",
-			 get_be32(m->p + off + 40), 8);
+			 get_be32(m->p + off + FCE(vendor_exp_options)), 8);
 	}
 	out_close(s);
 	return len;
@@ -552,62 +732,76 @@ static void decode_accept_confirm(struct clc_state *s,
 	out_bool(s, true, "first_contact", " first-contact", first);
 
 	if (smcd) {
-		if (!has(m, 0, 32)) {
-			problem(s, "SMC-D %s of %u bytes, need 32",
-				clc_type_name(type), m->len);
+		if (!has(m, 0, DACC(chid))) {
+			problem(s, "SMC-D %s of %u bytes, need %zu",
+				clc_type_name(type), m->len, DACC(chid));
 			return;
 		}
-		out_hexn(s, true, "ism_gid", "ism-gid", get_be64(m->p + 8), 16);
+		out_hexn(s, true, "ism_gid", "ism-gid",
+			 get_be64(m->p + DACC(gid)), 16);
 		out_hexn(s, true, "dmb_token", "dmb-token",
-			 get_be64(m->p + 16), 16);
-		out_uint(s, false, "dmbe_idx", " dmbe-idx %u", m->p[24]);
-		out_uint(s, false, "dmbe_size", " dmbe-size %u", m->p[25] >> 4);
-		out_hexn(s, false, "link_id", "link-id", get_be32(m->p + 28), 8);
-		off = 32;
+			 get_be64(m->p + DACC(token)), 16);
+		out_uint(s, false, "dmbe_idx", " dmbe-idx %u",
+			 m->p[DACC(dmbe_idx)]);
+		out_uint(s, false, "dmbe_size", " dmbe-size %u",
+			 m->p[DACC(dmbe_size)] >> 4);
+		out_hexn(s, false, "link_id", "link-id",
+			 get_be32(m->p + DACC(linkid)), 8);
+		off = DACC(chid);
 		if (version >= 2) {
-			if (!has(m, 32, 42)) {
+			if (!has(m, DACC(chid),
+				 sizeof(struct clc_smcd_acc) - DACC(chid))) {
 				problem(s, "SMC-Dv2 %s of %u bytes, need %u",
 					clc_type_name(type), m->len,
 					SMCD_ACC_LEN_V2 - CLC_TRL_LEN);
 				return;
 			}
 			out_hexn(s, true, "ism_chid", "chid",
-				 get_be16(m->p + 32), 4);
-			out_name(s, true, "eid", "eid", m->p + 34, EID_LEN);
+				 get_be16(m->p + DACC(chid)), 4);
+			out_name(s, true, "eid", "eid", m->p + DACC(eid),
+				 EID_LEN);
 			out_hexn(s, false, "gid_ext", "gid-ext",
-				 get_be64(m->p + 66), 16);
-			off = SMCD_ACC_LEN_V2 - CLC_TRL_LEN;
+				 get_be64(m->p + DACC(gid_ext)), 16);
+			off = sizeof(struct clc_smcd_acc);
 		}
 	} else {
-		if (!has(m, 0, 64)) {
-			problem(s, "SMC-R %s of %u bytes, need 64",
-				clc_type_name(type), m->len);
+		if (!has(m, 0, RACC(eid))) {
+			problem(s, "SMC-R %s of %u bytes, need %zu",
+				clc_type_name(type), m->len, RACC(eid));
 			return;
 		}
-		out_bytes(s, false, "system_id", "system-id", m->p + 8,
-			  SYSTEMID_LEN);
-		out_gid(s, false, "gid", "gid", m->p + 16);
-		out_mac(s, false, "mac", "mac", m->p + 32);
-		out_uint(s, true, "qpn", " qpn %u", get_be24(m->p + 38));
-		out_hexn(s, false, "rmb_rkey", "rkey", get_be32(m->p + 41), 8);
-		out_uint(s, false, "rmbe_idx", " rmbe-idx %u", m->p[45]);
+		out_bytes(s, false, "system_id", "system-id",
+			  m->p + RACC(lcl.id_for_peer), SYSTEMID_LEN);
+		out_gid(s, false, "gid", "gid", m->p + RACC(lcl.gid));
+		out_mac(s, false, "mac", "mac", m->p + RACC(lcl.mac));
+		out_uint(s, true, "qpn", " qpn %u",
+			 get_be24(m->p + RACC(qpn)));
+		out_hexn(s, false, "rmb_rkey", "rkey",
+			 get_be32(m->p + RACC(rmb_rkey)), 8);
+		out_uint(s, false, "rmbe_idx", " rmbe-idx %u",
+			 m->p[RACC(rmbe_idx)]);
 		out_hexn(s, true, "rmbe_alert_token", "token",
-			 get_be32(m->p + 46), 8);
-		out_uint(s, false, "rmbe_size", " rmbe-size %u", m->p[50] >> 4);
-		out_uint(s, false, "qp_mtu", " qp-mtu %u", m->p[50] & 0x0f);
+			 get_be32(m->p + RACC(rmbe_alert_token)), 8);
+		out_uint(s, false, "rmbe_size", " rmbe-size %u",
+			 m->p[RACC(rmbe_size_qp_mtu)] >> 4);
+		out_uint(s, false, "qp_mtu", " qp-mtu %u",
+			 m->p[RACC(rmbe_size_qp_mtu)] & 0x0f);
 		out_hexn(s, false, "rmb_dma_addr", "rmb-addr",
-			 get_be64(m->p + 52), 16);
-		out_uint(s, false, "psn", " psn %u", get_be24(m->p + 61));
-		off = 64;
+			 get_be64(m->p + RACC(rmb_dma_addr)), 16);
+		out_uint(s, false, "psn", " psn %u",
+			 get_be24(m->p + RACC(psn)));
+		off = RACC(eid);
 		if (version >= 2) {
-			if (!has(m, 64, 40)) {
+			if (!has(m, RACC(eid),
+				 sizeof(struct clc_smcr_acc) - RACC(eid))) {
 				problem(s, "SMC-Rv2 %s of %u bytes, need %u",
 					clc_type_name(type), m->len,
 					SMCR_ACC_LEN_V2 - CLC_TRL_LEN);
 				return;
 			}
-			out_name(s, true, "eid", "eid", m->p + 64, EID_LEN);
-			off = SMCR_ACC_LEN_V2 - CLC_TRL_LEN;
+			out_name(s, true, "eid", "eid", m->p + RACC(eid),
+				 EID_LEN);
+			off = sizeof(struct clc_smcr_acc);
 		}
 	}
 
@@ -632,7 +826,7 @@ static void decode_accept_confirm(struct clc_state *s,
 				problem(s, "GID list beyond the message");
 				return;
 			}
-			cnt = m->p[off];
+			cnt = m->p[off + offsetof(struct clc_gid_ext, gid_cnt)];
 			out_open_array(s, "gid_list");
 			for (i = 0; i < cnt; i++) {
 				uint32_t o = off + GLE_LEN + i * GID_LEN;
@@ -693,24 +887,28 @@ static void decode_decline(struct clc_state *s, const struct clc_msg *m,
 	uint32_t expect = version < 2 ? DECL_LEN_V1 : DECL_LEN_V2;
 	int i;
 
-	if (!has(m, 0, 24)) {
+	if (!has(m, 0, DECL(peer_diagnosis_v2))) {
 		problem(s, "decline of %u bytes, need %u", m->len, expect);
 		return;
 	}
-	out_diag(s, true, get_be32(m->p + 16), "diag");
-	out_bytes(s, false, "system_id", "system-id", m->p + 8, SYSTEMID_LEN);
+	out_diag(s, true, get_be32(m->p + DECL(peer_diagnosis)), "diag");
+	out_bytes(s, false, "system_id", "system-id",
+		  m->p + DECL(id_for_peer), SYSTEMID_LEN);
 	out_bool(s, true, "out_of_sync", " out-of-sync",
 		 typev2 & SMC_FIRST_CONTACT_MASK);
-	out_str(s, false, "os_type", " os %s", os_name(m->p[20] >> 4));
+	out_str(s, false, "os_type", " os %s",
+		os_name(m->p[DECL(os_type)] >> 4));
 	if (version >= 2) {
-		if (!has(m, 24, DECL_DIAG_V2 * 4)) {
+		if (!has(m, DECL(peer_diagnosis_v2),
+			 sizeof(((struct clc_decline *)0)->peer_diagnosis_v2))) {
 			problem(s, "v2 decline of %u bytes, need %u", m->len,
 				expect);
 			return;
 		}
 		out_open_array(s, "peer_diagnosis_v2");
 		for (i = 0; i < DECL_DIAG_V2; i++) {
-			uint32_t code = get_be32(m->p + 24 + 4 * i);
+			uint32_t code = get_be32(m->p +
+						 DECL(peer_diagnosis_v2[i]));
 
 			if (!code && !is_json_context())
 				continue;
@@ -757,7 +955,7 @@ uint32_t dump_clc_msg_len(const uint8_t *p, uint32_t avail)
 
 	if (avail < CLC_HDR_LEN)
 		return 0;
-	length = get_be16(p + 5);
+	length = get_be16(p + HDR(length));
 	return length < CLC_HDR_LEN + CLC_TRL_LEN ? 0 : length;
 }
 
@@ -784,11 +982,11 @@ int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
 		out_close(&s);
 		return DUMP_OK;
 	}
-	type = p[4];
-	length = get_be16(p + 5);
-	version = p[7] >> 4;
-	typev2 = (p[7] >> 2) & 3;
-	typev1 = p[7] & 3;
+	type = p[HDR(type)];
+	length = get_be16(p + HDR(length));
+	version = p[HDR(vers_types)] >> 4;
+	typev2 = (p[HDR(vers_types)] >> 2) & 3;
+	typev1 = p[HDR(vers_types)] & 3;
 	name = clc_type_name(type);
 
 	if (name) {
@@ -830,10 +1028,12 @@ int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
 		decode_decline(&s, &m, version, typev2, length);
 		break;
 	}
-	if (!*incomplete && !dump_clc_is_eyecatcher(p + length - CLC_TRL_LEN))
-		problem(&s, "bad trailer %02x%02x%02x%02x",
-			p[length - 4], p[length - 3], p[length - 2],
-			p[length - 1]);
+	if (!*incomplete && !dump_clc_is_eyecatcher(p + length - CLC_TRL_LEN)) {
+		const uint8_t *t = p + length - CLC_TRL_LEN;
+
+		problem(&s, "bad trailer %02x%02x%02x%02x", t[0], t[1], t[2],
+			t[3]);
+	}
 	/* a message cut by the segment end: whatever did not fit is not
 	 * the message's fault
 	 */

@@ -998,6 +998,47 @@ static void fmt_link(const struct dump_link *l, char *buf, size_t len)
 			      l->key[i]);
 }
 
+void dump_decode_input(struct dump_ctx *c, struct dump_reader *r)
+{
+	bool live = dump_reader_live(r);
+	char err[DUMP_READER_ERRLEN];
+	long long last_sec = 0;
+	uint32_t last_nsec = 0;
+	struct dump_frame f;
+	int rc;
+
+	for (;;) {
+		rc = dump_reader_next(r, &f, err, sizeof(err));
+		switch (rc) {
+		case DUMP_READ_FRAME:
+			last_sec = f.sec;
+			last_nsec = f.nsec;
+			c->dlt = f.dlt;
+			c->ns_digits = f.ns_digits;
+			dump_decode_frame(c, f.sec, f.nsec, f.data, f.caplen);
+			if (live && fflush(stdout))
+				return;
+			break;
+		case DUMP_READ_SKIP:
+			if (*err)
+				fprintf(stderr, "Warning: %s\n", err);
+			c->frame++;
+			c->cnt[DUMP_CNT_FRAMES]++;
+			c->cnt[DUMP_CNT_SKIPPED]++;
+			break;
+		case DUMP_READ_BAD:
+		case DUMP_READ_CUT:
+			c->frame++;
+			dump_report_malformed(c, last_sec, last_nsec, err);
+			if (rc == DUMP_READ_CUT)
+				return;
+			break;
+		default:
+			return;
+		}
+	}
+}
+
 /**
  * dump_decode_report() - print what follow or stats found
  * @c: the run, with its tracker

@@ -6,11 +6,18 @@
  * and checks each access against it: the capture is untrusted input.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <net/ethernet.h>
 #include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/ip6.h>
+#include <netinet/tcp.h>
+#include <netinet/udp.h>
 #include <pcap/pcap.h>
+#include <pcap/sll.h>
 
 #include "smcdump.h"
 
@@ -21,10 +28,41 @@
 #define DLT_IPV6	229
 #endif
 
-#define ETH_HLEN	14
-#define SLL_HLEN	16
-#define SLL2_HLEN	20
+/* Headers by their structs: Ethernet <net/ethernet.h>, Linux cooked v1
+ * and v2 <pcap/sll.h>, IPv4 <netinet/ip.h> (RFC 791), IPv6 and its
+ * extension headers <netinet/ip6.h> (RFC 8200), UDP <netinet/udp.h>,
+ * TCP <netinet/tcp.h> (RFC 9293). All fields are big-endian.
+ */
+#define ETH_OFF(f)	offsetof(struct ether_header, f)
+#define SLL_OFF(f)	offsetof(struct sll_header, f)
+#define SLL2_OFF(f)	offsetof(struct sll2_header, f)
+#define IP4_OFF(f)	offsetof(struct iphdr, f)
+#define IP6_OFF(f)	offsetof(struct ip6_hdr, f)
+#define UDP_OFF(f)	offsetof(struct udphdr, f)
+#define TCP_OFF(f)	offsetof(struct tcphdr, f)
+
+#define SLL_HLEN	SLL_HDR_LEN
+#define SLL2_HLEN	SLL2_HDR_LEN
+#define IP4_MIN_HLEN	sizeof(struct iphdr)
+#define IP6_HLEN	sizeof(struct ip6_hdr)
+#define UDP_HLEN	sizeof(struct udphdr)
+#define TCP_MIN_HLEN	sizeof(struct tcphdr)
+
+/* Byte 0 of IPv4 and IPv6: version in the high nibble; IPv4: header
+ * length in 32-bit words in the low nibble (bitfields: no offsetof)
+ */
+#define IP_VER(p)	((p)[0] >> 4)
+#define IP4_IHL(p)	((p)[0] & 0x0f)
+/* TCP byte 12: data offset in 32-bit words, high nibble */
+#define TCP_DOFF_BYTE	12
+#define IP4_FRAG_MF_OFF	0x3fff	/* frag_off: MF and fragment offset */
+#define IP4_FRAG_OFF	0x1fff	/* frag_off: fragment offset */
+#define IP6_FRAG_OFFSET	0xfff8	/* ip6f_offlg, host order: offset */
+#define IP6_EXT_MIN	8	/* every extension header: 8 bytes at least */
+
+/* 802.1Q tag: TCI (2), then the inner ethertype (2) */
 #define VLAN_HLEN	4
+#define VLAN_TYPE	2
 #define MAX_VLANS	8	/* tags we walk over before giving up */
 #define MAX_IP6_EXT	8	/* IPv6 extension headers we walk over */
 
@@ -42,6 +80,62 @@
 #define TCPOPT_NOP	1
 #define TCPOPT_EXP	254
 #define TCPOPT_SMC_MAGIC 0xE2D4C3D9
+#define TCPOPT_EXP_MAGIC 2	/* kind (1), length (1), magic (4): RFC 6994 */
+#define TCPOPT_SMC_LEN	6
+
+/* The record header by struct smc_dump_hdr (include/uapi/linux/smc_dump.h,
+ * Documentation/record-format.md)
+ */
+#define HDR_OFF(f)	offsetof(struct smc_dump_hdr, f)
+_Static_assert(sizeof(struct smc_dump_hdr) == DUMP_HDR_LEN,
+	       "struct smc_dump_hdr is the 32-byte hdr_ver 3 header");
+_Static_assert(HDR_OFF(hdr_len) == DUMP_LEGACY_PREFIX,
+	       "every hdr_ver shares magic .. len");
+
+/* CDC messages as Linux lays them out (net/smc/smc_cdc.h), byte by byte.
+ * SMC-R: struct smc_cdc_msg, the wire format of RFC 7609 (big-endian);
+ * the cursor is union smc_cdc_cursor: reserved (2), wrap (2), count (4).
+ */
+struct cdc_r_cursor {
+	uint8_t reserved[2];
+	uint8_t wrap[2];
+	uint8_t count[4];
+};
+
+struct cdc_r_msg {
+	uint8_t type;		/* struct smc_wr_rx_hdr */
+	uint8_t len;
+	uint8_t seqno[2];
+	uint8_t token[4];
+	struct cdc_r_cursor prod;
+	struct cdc_r_cursor cons;
+	uint8_t prod_flags;	/* struct smc_cdc_producer_flags */
+	uint8_t conn_state_flags; /* struct smc_cdc_conn_state_flags */
+	uint8_t reserved[18];
+};
+
+/* SMC-D: struct smcd_cdc_msg, host order of the sender; the cursor is
+ * union smcd_cdc_cursor: wrap (2), count (4), producer flags, state flags
+ */
+struct cdc_d_cursor {
+	uint8_t wrap[2];
+	uint8_t count[4];
+	uint8_t prod_flags;
+	uint8_t conn_state_flags;
+};
+
+struct cdc_d_msg {
+	uint8_t type;
+	uint8_t res1[7];
+	struct cdc_d_cursor prod;
+	struct cdc_d_cursor cons;
+	uint8_t res3[8];
+};
+
+#define CDC_R(f)	offsetof(struct cdc_r_msg, f)
+#define CDC_D(f)	offsetof(struct cdc_d_msg, f)
+_Static_assert(sizeof(struct cdc_r_msg) == DUMP_CDC_R_LEN, "SMC-R CDC");
+_Static_assert(sizeof(struct cdc_d_msg) == DUMP_CDC_D_LEN, "SMC-D CDC");
 
 static int __attribute__((format(printf, 3, 4)))
 bad(char *err, size_t errlen, const char *fmt, ...)
@@ -93,7 +187,7 @@ static int skip_vlans(const uint8_t *p, uint32_t caplen, uint32_t *off,
 				   MAX_VLANS);
 		if (caplen - *off < VLAN_HLEN)
 			return bad(err, errlen, "VLAN tag cut off");
-		*type = get_be16(p + *off + 2);
+		*type = get_be16(p + *off + VLAN_TYPE);
 		*off += VLAN_HLEN;
 		pkt->vlans++;
 	}
@@ -119,8 +213,8 @@ static bool tcp_has_smc_option(const uint8_t *opt, uint32_t len)
 		olen = opt[i + 1];
 		if (olen < 2 || olen > len - i)
 			break;
-		if (kind == TCPOPT_EXP && olen >= 6 &&
-		    get_be32(opt + i + 2) == TCPOPT_SMC_MAGIC)
+		if (kind == TCPOPT_EXP && olen >= TCPOPT_SMC_LEN &&
+		    get_be32(opt + i + TCPOPT_EXP_MAGIC) == TCPOPT_SMC_MAGIC)
 			return true;
 		i += olen;
 	}
@@ -138,35 +232,36 @@ static int parse_l4(uint8_t proto, const uint8_t *p, uint32_t len,
 		uint16_t ulen;
 
 		pkt->l4 = DUMP_L4_UDP;
-		if (len < 8)
+		if (len < UDP_HLEN)
 			return bad(err, errlen, "UDP header cut off (%u bytes)",
 				   len);
-		pkt->sport = get_be16(p);
-		pkt->dport = get_be16(p + 2);
-		ulen = get_be16(p + 4);
-		if (ulen < 8)
-			return bad(err, errlen, "UDP length %u below 8", ulen);
+		pkt->sport = get_be16(p + UDP_OFF(uh_sport));
+		pkt->dport = get_be16(p + UDP_OFF(uh_dport));
+		ulen = get_be16(p + UDP_OFF(uh_ulen));
+		if (ulen < UDP_HLEN)
+			return bad(err, errlen, "UDP length %u below %zu", ulen,
+				   UDP_HLEN);
 		if (ulen > wire_len)
 			return bad(err, errlen,
 				   "UDP length %u exceeds the IP payload %u",
 				   ulen, wire_len);
-		pkt->data = p + 8;
-		pkt->data_wire_len = ulen - 8u;
-		pkt->data_len = len - 8 < pkt->data_wire_len ?
-				len - 8 : pkt->data_wire_len;
+		pkt->data = p + UDP_HLEN;
+		pkt->data_wire_len = ulen - (uint32_t)UDP_HLEN;
+		pkt->data_len = len - UDP_HLEN < pkt->data_wire_len ?
+				len - (uint32_t)UDP_HLEN : pkt->data_wire_len;
 		return DUMP_OK;
 	}
 	if (proto == IPPROTO_TCP) {
 		pkt->l4 = DUMP_L4_TCP;
-		if (len < 20)
+		if (len < TCP_MIN_HLEN)
 			return bad(err, errlen, "TCP header cut off (%u bytes)",
 				   len);
-		pkt->sport = get_be16(p);
-		pkt->dport = get_be16(p + 2);
-		pkt->tcp_seq = get_be32(p + 4);
-		pkt->tcp_flags = p[13];
-		hl = (uint32_t)(p[12] >> 4) * 4;
-		if (hl < 20)
+		pkt->sport = get_be16(p + TCP_OFF(th_sport));
+		pkt->dport = get_be16(p + TCP_OFF(th_dport));
+		pkt->tcp_seq = get_be32(p + TCP_OFF(th_seq));
+		pkt->tcp_flags = p[TCP_OFF(th_flags)];
+		hl = (uint32_t)(p[TCP_DOFF_BYTE] >> 4) * 4;
+		if (hl < TCP_MIN_HLEN)
 			return bad(err, errlen, "TCP header length %u", hl);
 		if (hl > wire_len)
 			return bad(err, errlen,
@@ -174,7 +269,8 @@ static int parse_l4(uint8_t proto, const uint8_t *p, uint32_t len,
 				   hl, wire_len);
 		if (hl > len)
 			return bad(err, errlen, "TCP options cut off");
-		pkt->tcp_smc_opt = tcp_has_smc_option(p + 20, hl - 20);
+		pkt->tcp_smc_opt = tcp_has_smc_option(p + TCP_MIN_HLEN,
+						      hl - (uint32_t)TCP_MIN_HLEN);
 		pkt->data = p + hl;
 		pkt->data_len = len - hl;
 		pkt->data_wire_len = wire_len - hl;
@@ -189,25 +285,25 @@ static int parse_ipv4(const uint8_t *p, uint32_t len, struct dump_pkt *pkt,
 	uint32_t hl, tot;
 	uint16_t frag;
 
-	if (len < 20)
+	if (len < IP4_MIN_HLEN)
 		return bad(err, errlen, "IPv4 header cut off (%u bytes)", len);
-	if ((p[0] >> 4) != 4)
+	if (IP_VER(p) != 4)
 		return bad(err, errlen, "IP version %u in an IPv4 frame",
-			   p[0] >> 4);
-	hl = (uint32_t)(p[0] & 0x0f) * 4;
-	tot = get_be16(p + 2);
-	if (hl < 20 || hl > len)
+			   IP_VER(p));
+	hl = (uint32_t)IP4_IHL(p) * 4;
+	tot = get_be16(p + IP4_OFF(tot_len));
+	if (hl < IP4_MIN_HLEN || hl > len)
 		return bad(err, errlen, "IPv4 header length %u", hl);
 	if (tot < hl)
 		return bad(err, errlen, "IPv4 total length %u below header %u",
 			   tot, hl);
 	pkt->family = AF_INET;
-	memcpy(pkt->src, p + 12, 4);
-	memcpy(pkt->dst, p + 16, 4);
-	frag = get_be16(p + 6);
-	if (frag & 0x3fff) {	/* MF or a fragment offset */
+	memcpy(pkt->src, p + IP4_OFF(saddr), 4);
+	memcpy(pkt->dst, p + IP4_OFF(daddr), 4);
+	frag = get_be16(p + IP4_OFF(frag_off));
+	if (frag & IP4_FRAG_MF_OFF) {
 		pkt->fragment = true;
-		if (frag & 0x1fff)
+		if (frag & IP4_FRAG_OFF)
 			return DUMP_OK;	/* no transport header here */
 	}
 	/* Ethernet padding may follow the packet: @tot bounds it; a capture
@@ -215,55 +311,62 @@ static int parse_ipv4(const uint8_t *p, uint32_t len, struct dump_pkt *pkt,
 	 */
 	if (len > tot)
 		len = tot;
-	return parse_l4(p[9], p + hl, len - hl, tot - hl, pkt, err, errlen);
+	return parse_l4(p[IP4_OFF(protocol)], p + hl, len - hl, tot - hl, pkt,
+			err, errlen);
 }
 
 static int parse_ipv6(const uint8_t *p, uint32_t len, struct dump_pkt *pkt,
 		      char *err, size_t errlen)
 {
-	uint32_t off = 40, plen, end;
+	uint32_t off = IP6_HLEN, plen, end;
 	uint8_t nh;
 	int i;
 
-	if (len < 40)
+	if (len < IP6_HLEN)
 		return bad(err, errlen, "IPv6 header cut off (%u bytes)", len);
-	if ((p[0] >> 4) != 6)
+	if (IP_VER(p) != 6)
 		return bad(err, errlen, "IP version %u in an IPv6 frame",
-			   p[0] >> 4);
+			   IP_VER(p));
 	pkt->family = AF_INET6;
-	memcpy(pkt->src, p + 8, 16);
-	memcpy(pkt->dst, p + 24, 16);
-	plen = get_be16(p + 4);
-	end = 40 + plen;	/* jumbograms (plen 0) are not supported */
-	nh = p[6];
+	memcpy(pkt->src, p + IP6_OFF(ip6_src), 16);
+	memcpy(pkt->dst, p + IP6_OFF(ip6_dst), 16);
+	plen = get_be16(p + IP6_OFF(ip6_plen));
+	end = IP6_HLEN + plen;	/* jumbograms (plen 0) are not supported */
+	nh = p[IP6_OFF(ip6_nxt)];
 	if (len > end)
 		len = end;
 	for (i = 0; i < MAX_IP6_EXT; i++) {
 		uint32_t elen;
 
 		switch (nh) {
-		case 0:		/* hop-by-hop options */
-		case 43:	/* routing */
-		case 60:	/* destination options */
-			if (len - off < 8)
+		case IPPROTO_HOPOPTS:
+		case IPPROTO_ROUTING:
+		case IPPROTO_DSTOPTS:
+			/* struct ip6_ext: length in 8-byte units, less one */
+			if (len - off < IP6_EXT_MIN)
 				return bad(err, errlen,
 					   "IPv6 extension header cut off");
-			elen = ((uint32_t)p[off + 1] + 1) * 8;
+			elen = ((uint32_t)p[off + offsetof(struct ip6_ext,
+							   ip6e_len)] + 1) * 8;
 			break;
-		case 51:	/* authentication header */
-			if (len - off < 8)
+		case IPPROTO_AH:
+			/* RFC 4302: length in 4-byte units, less two */
+			if (len - off < IP6_EXT_MIN)
 				return bad(err, errlen,
 					   "IPv6 extension header cut off");
-			elen = ((uint32_t)p[off + 1] + 2) * 4;
+			elen = ((uint32_t)p[off + offsetof(struct ip6_ext,
+							   ip6e_len)] + 2) * 4;
 			break;
-		case 44:	/* fragment */
-			if (len - off < 8)
+		case IPPROTO_FRAGMENT:
+			if (len - off < sizeof(struct ip6_frag))
 				return bad(err, errlen,
 					   "IPv6 fragment header cut off");
 			pkt->fragment = true;
-			if (get_be16(p + off + 2) & 0xfff8)
+			if (get_be16(p + off + offsetof(struct ip6_frag,
+							ip6f_offlg)) &
+			    IP6_FRAG_OFFSET)
 				return DUMP_OK;	/* not the first fragment */
-			elen = 8;
+			elen = sizeof(struct ip6_frag);
 			break;
 		default:
 			return parse_l4(nh, p + off, len - off, end - off,
@@ -272,7 +375,7 @@ static int parse_ipv6(const uint8_t *p, uint32_t len, struct dump_pkt *pkt,
 		if (elen > len - off || elen > end - off)
 			return bad(err, errlen,
 				   "IPv6 extension header length %u", elen);
-		nh = p[off];
+		nh = p[off + offsetof(struct ip6_ext, ip6e_nxt)];
 		off += elen;
 	}
 	return bad(err, errlen, "more than %d IPv6 extension headers",
@@ -321,36 +424,42 @@ int dump_parse_frame(int dlt, const uint8_t *p, uint32_t caplen,
 	case DLT_EN10MB:
 		if (caplen < ETH_HLEN)
 			return DUMP_SKIP;
-		memcpy(pkt->l2_addr, p + 6, 6);
-		pkt->l2_addr_len = 6;
+		memcpy(pkt->l2_addr, p + ETH_OFF(ether_shost), ETH_ALEN);
+		pkt->l2_addr_len = ETH_ALEN;
 		/* an smc-dummy link sends from and to its own address; lo's
 		 * all-zero addresses are equal too, but lo is no such link
 		 */
-		pkt->l2_self = !memcmp(p, p + 6, 6) &&
-			       memcmp(p, "\0\0\0\0\0\0", 6);
-		type = get_be16(p + 12);
+		pkt->l2_self = !memcmp(p + ETH_OFF(ether_dhost),
+				       p + ETH_OFF(ether_shost), ETH_ALEN) &&
+			       memcmp(p, "\0\0\0\0\0\0", ETH_ALEN);
+		type = get_be16(p + ETH_OFF(ether_type));
 		off = ETH_HLEN;
 		break;
 	case DLT_LINUX_SLL:
 		if (caplen < SLL_HLEN)
 			return DUMP_SKIP;
-		pkt->l2_addr_len = get_be16(p + 4) > 8 ? 8 : get_be16(p + 4);
-		memcpy(pkt->l2_addr, p + 6, pkt->l2_addr_len);
-		pkt->loop_out = get_be16(p) == PACKET_OUTGOING &&
-				get_be16(p + 2) == ARPHRD_LOOPBACK;
-		type = get_be16(p + 14);
+		pkt->l2_addr_len = get_be16(p + SLL_OFF(sll_halen)) >
+				   SLL_ADDRLEN ? SLL_ADDRLEN :
+				   get_be16(p + SLL_OFF(sll_halen));
+		memcpy(pkt->l2_addr, p + SLL_OFF(sll_addr), pkt->l2_addr_len);
+		pkt->loop_out =
+			get_be16(p + SLL_OFF(sll_pkttype)) == PACKET_OUTGOING &&
+			get_be16(p + SLL_OFF(sll_hatype)) == ARPHRD_LOOPBACK;
+		type = get_be16(p + SLL_OFF(sll_protocol));
 		off = SLL_HLEN;
 		break;
 	case DLT_LINUX_SLL2:
 		if (caplen < SLL2_HLEN)
 			return DUMP_SKIP;
-		type = get_be16(p);
+		type = get_be16(p + SLL2_OFF(sll2_protocol));
 		pkt->has_ifindex = true;
-		pkt->ifindex = get_be32(p + 4);
-		pkt->l2_addr_len = p[11] > 8 ? 8 : p[11];
-		memcpy(pkt->l2_addr, p + 12, pkt->l2_addr_len);
-		pkt->loop_out = p[10] == PACKET_OUTGOING &&
-				get_be16(p + 8) == ARPHRD_LOOPBACK;
+		pkt->ifindex = get_be32(p + SLL2_OFF(sll2_if_index));
+		pkt->l2_addr_len = p[SLL2_OFF(sll2_halen)] > SLL_ADDRLEN ?
+				   SLL_ADDRLEN : p[SLL2_OFF(sll2_halen)];
+		memcpy(pkt->l2_addr, p + SLL2_OFF(sll2_addr), pkt->l2_addr_len);
+		pkt->loop_out =
+			p[SLL2_OFF(sll2_pkttype)] == PACKET_OUTGOING &&
+			get_be16(p + SLL2_OFF(sll2_hatype)) == ARPHRD_LOOPBACK;
 		off = SLL2_HLEN;
 		break;
 	case DLT_RAW:
@@ -358,9 +467,9 @@ int dump_parse_frame(int dlt, const uint8_t *p, uint32_t caplen,
 	case DLT_IPV6:
 		if (!caplen)
 			return DUMP_SKIP;
-		if ((p[0] >> 4) == 4)
+		if (IP_VER(p) == 4)
 			return parse_ipv4(p, caplen, pkt, err, errlen);
-		if ((p[0] >> 4) == 6)
+		if (IP_VER(p) == 6)
 			return parse_ipv6(p, caplen, pkt, err, errlen);
 		return DUMP_SKIP;
 	default:
@@ -373,9 +482,11 @@ int dump_parse_frame(int dlt, const uint8_t *p, uint32_t caplen,
 	    type == SLL_PROTO_ETH) {
 		if (caplen - off < ETH_HLEN)
 			return DUMP_SKIP;
-		pkt->l2_self = !memcmp(p + off, p + off + 6, 6) &&
-			       memcmp(p + off, "\0\0\0\0\0\0", 6);
-		type = get_be16(p + off + 12);
+		pkt->l2_self = !memcmp(p + off + ETH_OFF(ether_dhost),
+				       p + off + ETH_OFF(ether_shost),
+				       ETH_ALEN) &&
+			       memcmp(p + off, "\0\0\0\0\0\0", ETH_ALEN);
+		type = get_be16(p + off + ETH_OFF(ether_type));
 		off += ETH_HLEN;
 	}
 	rc = skip_vlans(p, caplen, &off, &type, pkt, err, errlen);
@@ -409,18 +520,18 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 	uint32_t avail;
 
 	memset(r, 0, sizeof(*r));
-	if (len < 4)
+	if (len < sizeof(r->magic))
 		return bad(err, errlen, "short record: %u bytes", len);
-	r->magic = get_be32(p);
+	r->magic = get_be32(p + HDR_OFF(magic));
 	if (r->magic != SMC_DUMP_MAGIC)
 		return bad(err, errlen, "bad magic 0x%08x", r->magic);
 	if (len < DUMP_LEGACY_PREFIX)
 		return bad(err, errlen, "short header: %u bytes", len);
-	r->hdr_ver = p[4];
-	r->smc_ver = p[5];
-	r->mode = p[6];
-	r->type = p[7];
-	r->len = get_be16(p + 8);
+	r->hdr_ver = p[HDR_OFF(hdr_ver)];
+	r->smc_ver = p[HDR_OFF(smc_ver)];
+	r->mode = p[HDR_OFF(mode)];
+	r->type = p[HDR_OFF(type)];
+	r->len = get_be16(p + HDR_OFF(len));
 	r->level = 1;
 
 	if (r->hdr_ver < SMC_DUMP_HDR_VER) {
@@ -442,12 +553,12 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 	if (len < DUMP_HDR_LEN)
 		return bad(err, errlen,
 			   "header cut by the capture snaplen (%u bytes)", len);
-	r->hdr_len = p[10];
-	r->flags = p[11];
-	r->seq = get_be32(p + 12);
-	r->token = get_be32(p + 16);
-	r->orig_len = get_be32(p + 20);
-	r->offset = get_be64(p + 24);
+	r->hdr_len = p[HDR_OFF(hdr_len)];
+	r->flags = p[HDR_OFF(flags)];
+	r->seq = get_be32(p + HDR_OFF(seq));
+	r->token = get_be32(p + HDR_OFF(token));
+	r->orig_len = get_be32(p + HDR_OFF(orig_len));
+	r->offset = get_be64(p + HDR_OFF(offset));
 	r->level = 2;
 
 	if (r->hdr_len < DUMP_HDR_LEN)
@@ -528,31 +639,32 @@ int dump_parse_cdc(const uint8_t *p, uint32_t len, bool smcd,
 	if (len < need)
 		return bad(err, errlen, "%s CDC message of %u bytes, need %u",
 			   smcd ? "SMC-D" : "SMC-R", len, need);
-	c->type = p[0];
+	c->type = p[CDC_R(type)];	/* the same byte in both layouts */
 	if (smcd) {
 		uint16_t (*g16)(const uint8_t *) =
 			smcd_big_endian ? get_be16 : get_le16;
 		uint32_t (*g32)(const uint8_t *) =
 			smcd_big_endian ? get_be32 : get_le32;
 
-		c->prod_wrap = g16(p + 8);
-		c->prod_count = g32(p + 10);
-		c->smcd_prod_flags2 = (uint16_t)(p[14] << 8 | p[15]);
-		c->cons_wrap = g16(p + 16);
-		c->cons_count = g32(p + 18);
-		c->prod_flags = p[22];
-		c->conn_state_flags = p[23];
+		c->prod_wrap = g16(p + CDC_D(prod.wrap));
+		c->prod_count = g32(p + CDC_D(prod.count));
+		c->smcd_prod_flags2 =
+			(uint16_t)(p[CDC_D(prod.prod_flags)] << 8 |
+				   p[CDC_D(prod.conn_state_flags)]);
+		c->cons_wrap = g16(p + CDC_D(cons.wrap));
+		c->cons_count = g32(p + CDC_D(cons.count));
+		c->prod_flags = p[CDC_D(cons.prod_flags)];
+		c->conn_state_flags = p[CDC_D(cons.conn_state_flags)];
 	} else {
-		c->len = p[1];
-		c->seqno = get_be16(p + 2);
-		c->token = get_be32(p + 4);
-		/* cursor: reserved (2), wrap (2), count (4) */
-		c->prod_wrap = get_be16(p + 10);
-		c->prod_count = get_be32(p + 12);
-		c->cons_wrap = get_be16(p + 18);
-		c->cons_count = get_be32(p + 20);
-		c->prod_flags = p[24];
-		c->conn_state_flags = p[25];
+		c->len = p[CDC_R(len)];
+		c->seqno = get_be16(p + CDC_R(seqno));
+		c->token = get_be32(p + CDC_R(token));
+		c->prod_wrap = get_be16(p + CDC_R(prod.wrap));
+		c->prod_count = get_be32(p + CDC_R(prod.count));
+		c->cons_wrap = get_be16(p + CDC_R(cons.wrap));
+		c->cons_count = get_be32(p + CDC_R(cons.count));
+		c->prod_flags = p[CDC_R(prod_flags)];
+		c->conn_state_flags = p[CDC_R(conn_state_flags)];
 	}
 	if (len != need)
 		return bad(err, errlen, "%s CDC message of %u bytes, expected %u",

@@ -6,7 +6,9 @@
  *
  * Input: byte 0 selects the target, byte 1 the options, the rest is the
  * target's data; for frames a sequence of [length (2 bytes, big-endian)]
- * [frame]. Every piece is copied into a buffer of its exact size so that
+ * [frame]; with bit 2 of byte 0 set, a whole pcap or pcapng file, read
+ * through the capture reader (dump_reader_fdopen(), dump_decode_input())
+ * as smc dump read and stats read it. Every piece is copied into a buffer of its exact size so that
  * AddressSanitizer sees a read one byte past it.
  *
  * The decoder prints to stdout and stderr: run with -close_fd_mask=3
@@ -17,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <pcap/pcap.h>
 
 #include "smcdump.h"
@@ -90,26 +94,46 @@ static void fuzz_clc(const uint8_t *p, size_t n, uint8_t opt)
 	free(b);
 }
 
-static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
+/* A read (or, with bit 6 of @opt, stats) run of link type @dlt with the
+ * output options of @opt, as smc dump starts one
+ */
+static struct dump_ctx *run_begin(uint8_t opt, int dlt)
 {
-	struct dump_ctx *c = calloc(1, sizeof(*c));
 	enum dump_cmd cmd = opt & 0x40 ? DUMP_CMD_STATS : DUMP_CMD_READ;
-	size_t off = 0;
 	struct dump_opts o = {
 		.cmd = cmd, .details = opt & 1, .hex = opt & 2,
 		.json = opt & 4, .cdc_big_endian = opt & 8,
 	};
+	struct dump_ctx *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		abort();
-	dump_ctx_init(c, &o, dlts[(opt >> 4) & 3]);
-	c->ns_digits = opt & 0x80 ? 9 : 6;
+	dump_ctx_init(c, &o, dlt);
 	if (cmd == DUMP_CMD_STATS) {
 		c->track = dump_track_new(NULL, 0);
 		if (!c->track)
 			abort();
 	}
 	new_json_obj(o.json, 0);
+	return c;
+}
+
+static void run_end(struct dump_ctx *c)
+{
+	dump_decode_finish(c);
+	if (c->track)
+		dump_decode_report(c);
+	delete_json_obj();
+	dump_track_free(c->track);
+	dump_ctx_free(c);
+}
+
+static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
+{
+	struct dump_ctx *c = run_begin(opt, dlts[(opt >> 4) & 3]);
+	size_t off = 0;
+
+	c->ns_digits = opt & 0x80 ? 9 : 6;
 	while (n - off >= 2) {
 		size_t len = (size_t)p[off] << 8 | p[off + 1];
 		uint8_t *b;
@@ -122,18 +146,40 @@ static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
 		free(b);
 		off += len;
 	}
-	dump_decode_finish(c);
-	if (c->track)
-		dump_decode_report(c);
-	delete_json_obj();
-	dump_track_free(c->track);
-	dump_ctx_free(c);
+	run_end(c);
+}
+
+/* A capture file in memory through the reader, as smc dump read or
+ * stats (bit 6 of @opt) reads a file
+ */
+static void fuzz_reader(const uint8_t *p, size_t n, uint8_t opt)
+{
+	char err[DUMP_READER_ERRLEN];
+	struct dump_reader *r;
+	struct dump_ctx *c;
+	int fd = memfd_create("fuzz-capture", 0);
+
+	if (fd < 0 || write(fd, p, n) != (ssize_t)n ||
+	    lseek(fd, 0, SEEK_SET))
+		abort();
+	r = dump_reader_fdopen(fd, true, "fuzz", err, sizeof(err));
+	if (!r)
+		return;
+	c = run_begin(opt, dump_reader_dlt(r));
+	c->ns_digits = dump_reader_ns_digits(r);
+	dump_decode_input(c, r);
+	run_end(c);
+	dump_reader_close(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2)
 		return 0;
+	if (data[0] & 4) {
+		fuzz_reader(data + 2, size - 2, data[1]);
+		return 0;
+	}
 	switch (data[0] & 3) {
 	case 0:
 		fuzz_record(data + 2, size - 2, data[1]);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Write the seed corpus of fuzz_dump (smc/fuzz/corpus) from captures made
 # by testsuite/tools/gen-smcdump-pcap: whole captures for the frame target
-# (each link type), and the record, CDC and CLC payloads for the parser
+# (each link type) and the reader target (pcap, pcapng), and the record, CDC and CLC payloads for the parser
 # targets. Run from anywhere; needs python3 and the built generator.
 set -euo pipefail
 
@@ -99,4 +99,10 @@ for i, lt in enumerate(["en10mb", "sll", "sll2", "raw"]):
                 seed(bytes([2, 0]) + pay)
                 seed(bytes([2, 3]) + pay)
 EOF
+# whole files for the reader target (byte 0 bit 2): pcap, and pcapng
+# of Linux cooked v2 read as stats (byte 1 bit 6)
+"$gen" "$tmp/r.pcap" <"$tmp/spec"
+"$gen" -g -l sll2 "$tmp/r.pcapng" <"$tmp/spec"
+{ printf '\x04\x00'; cat "$tmp/r.pcap"; } >"$out/seed-reader-pcap"
+{ printf '\x04\x44'; cat "$tmp/r.pcapng"; } >"$out/seed-reader-pcapng"
 echo "$(ls "$out" | wc -l) seeds in $out"
