@@ -114,6 +114,20 @@ static ssize_t read_full(int fd, void *buf, size_t n)
 #define NG_IDB_OPTS	16	/* IDB: first option */
 #define NG_IDB_MIN	20
 
+/*
+ * pcapng's IDB holds a LINKTYPE_ value (the tcpdump.org link-layer
+ * header types registry), not the DLT_ value libpcap's API uses; of the
+ * types the decoder reads, only raw IP differs: LINKTYPE_RAW is 101,
+ * DLT_RAW is 12 (14 on OpenBSD). libpcap maps pcap files' headers the
+ * same way when it opens them.
+ */
+#define LINKTYPE_RAW	101
+
+static int ng_linktype_to_dlt(uint16_t linktype)
+{
+	return linktype == LINKTYPE_RAW ? DLT_RAW : linktype;
+}
+
 #define NG_OPT_HDR	4	/* option code (2), option length (2) */
 #define NG_OPT_TSRESOL	9	/* if_tsresol, 1 byte */
 #define NG_OPT_TSOFFSET	14	/* if_tsoffset, 8 bytes, seconds */
@@ -234,7 +248,7 @@ static int ng_add_iface(struct ng *g, const uint8_t *b, uint32_t blen)
 	g->ifs = n;
 	f = &g->ifs[g->nifs++];
 	memset(f, 0, sizeof(*f));
-	f->dlt = ng16(g, b + NG_IDB_LINKTYPE);
+	f->dlt = ng_linktype_to_dlt(ng16(g, b + NG_IDB_LINKTYPE));
 	f->snaplen = ng32(g, b + NG_IDB_SNAPLEN);
 	f->res = 6;
 	for (o = NG_IDB_OPTS; o + NG_OPT_HDR <= end;) {

@@ -280,7 +280,7 @@ data dir=rx token=0xabc seq=4 offset=0 len=5 vlan=7 local=fd00::1 peer=fd00::2"
 	local args ref
 	gen "$T/ref.pcap" <<<"$spec"
 	ref="$("$SMC" -j dump read "$T/ref.pcap")"
-	for args in "-g" "-g -n" "-l sll" "-l sll2" "-l raw" "-l sll2 -g" \
+	for args in "-g" "-g -n" "-l sll" "-l sll2" "-l raw" "-l raw -g" "-l sll2 -g" \
 		    "-l sll -n"; do
 		# shellcheck disable=SC2086
 		gen "$T/x.pcap" $args <<<"$spec"
