@@ -1066,14 +1066,153 @@ static void walk_gaps(const struct stream *st, gap_cb cb, void *arg)
 	}
 }
 
+/* The report's output. JSON is written by json_print. Text, which for a
+ * capture of many short connections costs more than tracking them, is
+ * put together here and handed to stdio in blocks: the bytes that
+ * print_u64() and print_string() would print with the formats
+ * "pre%" PRIu64 "post" and "pre%spost", without a format parsed per
+ * field.
+ */
+struct rep {
+	bool json;
+	size_t n;		/* text bytes in @buf */
+	char buf[16384];
+};
+
+static void rep_flush(struct rep *o)
+{
+	if (o->n)
+		fwrite_unlocked(o->buf, 1, o->n, stdout);
+	o->n = 0;
+}
+
+/* Text: @len bytes from @s */
+static inline void rep_put(struct rep *o, const char *s, size_t len)
+{
+	if (sizeof(o->buf) - o->n < len) {
+		rep_flush(o);
+		if (len > sizeof(o->buf)) {
+			fwrite_unlocked(s, 1, len, stdout);
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, s, len);
+	o->n += len;
+}
+
+/* Text: a string literal */
+#define REP_LIT(o, lit)	rep_put(o, "" lit, sizeof(lit) - 1)
+
+static void rep_str(struct rep *o, const char *s)
+{
+	rep_put(o, s, strlen(s));
+}
+
+/* Text: @v in decimal */
+static void rep_dec(struct rep *o, uint64_t v)
+{
+	char num[20], *p = num + sizeof(num);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	rep_put(o, p, (size_t)(num + sizeof(num) - p));
+}
+
+static void rep_u64_(struct rep *o, const char *key, const char *pre,
+		     size_t npre, uint64_t v, const char *post, size_t npost)
+{
+	if (o->json) {
+		print_u64(PRINT_JSON, key, NULL, v);
+		return;
+	}
+	rep_put(o, pre, npre);
+	rep_dec(o, v);
+	rep_put(o, post, npost);
+}
+
+static void rep_string_(struct rep *o, const char *key, const char *pre,
+			size_t npre, const char *s, const char *post,
+			size_t npost)
+{
+	if (o->json) {
+		print_string(PRINT_JSON, key, NULL, s);
+		return;
+	}
+	rep_put(o, pre, npre);
+	rep_str(o, s);
+	rep_put(o, post, npost);
+}
+
+/* print_u64(PRINT_ANY, key, pre "%" PRIu64 post, v), @pre and @post
+ * string literals
+ */
+#define rep_u64(o, key, pre, v, post)					\
+	rep_u64_(o, key, "" pre, sizeof(pre) - 1, v, "" post, sizeof(post) - 1)
+/* print_string(PRINT_ANY, key, pre "%s" post, s) */
+#define rep_string(o, key, pre, s, post)				\
+	rep_string_(o, key, "" pre, sizeof(pre) - 1, s, "" post,	\
+		    sizeof(post) - 1)
+
+/* Text: " a.b.c.d:port" or " [v6]:port" (dump_fmt_addr()) */
+static void rep_addr(struct rep *o, int family, const uint8_t *a,
+		     uint16_t port)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	int i;
+
+	if (family != AF_INET) {
+		dump_fmt_addr(family, a, port, buf, sizeof(buf));
+		REP_LIT(o, " ");
+		rep_str(o, buf);
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		rep_put(o, i ? "." : " ", 1);
+		rep_dec(o, a[i]);
+	}
+	REP_LIT(o, ":");
+	rep_dec(o, port);
+}
+
+/* The head of a connection's entry: mode, token and its two ends */
+static void rep_conn(struct rep *o, const struct conn *k)
+{
+	static const char *const keys[4] = { "local", "lport", "peer", "pport" };
+	static const char hex[] = "0123456789abcdef";
+	const char *mode = k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr";
+	char buf[16];
+	int i;
+
+	buf[0] = '0';
+	buf[1] = 'x';
+	for (i = 0; i < 8; i++)
+		buf[2 + i] = hex[(k->token >> (28 - 4 * i)) & 0xf];
+	buf[10] = '\0';
+	if (o->json) {
+		print_string(PRINT_JSON, "mode", NULL, mode);
+		print_string(PRINT_JSON, "token", NULL, buf);
+		dump_print_ends(k->family, k->laddr, k->lport, k->raddr,
+				k->rport, keys, NULL, NULL);
+		return;
+	}
+	rep_str(o, mode);
+	REP_LIT(o, " token ");
+	rep_put(o, buf, 10);
+	rep_addr(o, k->family, k->laddr, k->lport);
+	REP_LIT(o, " <->");
+	rep_addr(o, k->family, k->raddr, k->rport);
+}
+
 struct gap_sum {
 	uint64_t holes;
 	uint64_t hole_bytes;
 	uint64_t truncs;
 	uint64_t trunc_bytes;
-	bool list;		/* print the ranges */
 	bool want_trunc;	/* which kind to list now */
 	uint64_t listed;
+	struct rep *o;
 };
 
 static void sum_gap(void *arg, bool trunc, uint64_t s, uint64_t e)
@@ -1089,13 +1228,17 @@ static void sum_gap(void *arg, bool trunc, uint64_t s, uint64_t e)
 	}
 }
 
-static void print_range(uint64_t s, uint64_t e, const char *label)
+static void print_range(struct rep *o, uint64_t s, uint64_t e,
+			const char *label)
 {
 	open_json_object(NULL);
-	print_string(PRINT_FP, NULL, "\n\t\t%s", label);
-	print_u64(PRINT_ANY, "start", " %" PRIu64, s);
-	print_u64(PRINT_ANY, "end", "-%" PRIu64, e);
-	print_u64(PRINT_ANY, "len", " (%" PRIu64 " bytes)", e - s);
+	if (!o->json) {
+		REP_LIT(o, "\n\t\t");
+		rep_str(o, label);
+	}
+	rep_u64(o, "start", " ", s, "");
+	rep_u64(o, "end", "-", e, "");
+	rep_u64(o, "len", " (", e - s, " bytes)");
 	close_json_object();
 }
 
@@ -1106,27 +1249,29 @@ static void list_gap(void *arg, bool trunc, uint64_t s, uint64_t e)
 	if (trunc != g->want_trunc || g->listed >= MAX_RANGES)
 		return;
 	g->listed++;
-	print_range(s, e, trunc ? "truncated" : "hole");
+	print_range(g->o, s, e, trunc ? "truncated" : "hole");
 }
 
-static void print_ranges(const struct stream *st, bool trunc, uint64_t n)
+static void print_ranges(struct rep *o, const struct stream *st, bool trunc,
+			 uint64_t n)
 {
-	struct gap_sum g = { .want_trunc = trunc };
+	struct gap_sum g = { .want_trunc = trunc, .o = o };
 
 	open_json_array(PRINT_JSON, trunc ? "truncated_ranges" : "hole_ranges");
 	walk_gaps(st, list_gap, &g);
 	close_json_array(PRINT_JSON, NULL);
-	if (n > MAX_RANGES) {
-		print_u64(PRINT_FP, NULL, "\n\t\t... %" PRIu64 " more",
-			  n - MAX_RANGES);
-		print_string(PRINT_FP, NULL, " %s ranges",
-			     trunc ? "truncated" : "hole");
+	if (n > MAX_RANGES && !o->json) {
+		REP_LIT(o, "\n\t\t... ");
+		rep_dec(o, n - MAX_RANGES);
+		REP_LIT(o, " more ");
+		rep_str(o, trunc ? "truncated" : "hole");
+		REP_LIT(o, " ranges");
 	}
 }
 
-
-static void print_stream(const struct dump_track *t, const struct stream *st,
-			 int dir, struct dump_track_totals *tot)
+static void print_stream(struct rep *o, const struct dump_track *t,
+			 const struct stream *st, int dir,
+			 struct dump_track_totals *tot)
 {
 	struct gap_sum g = { 0 };
 	const char *name = dir ? "rx" : "tx";
@@ -1149,77 +1294,81 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
 	tot->cdc_seq_gaps += x->cdc_seq_gaps;
 
 	open_json_object(name);
-	print_string(PRINT_FP, NULL, "\n\t%s", name);
+	if (!o->json) {
+		REP_LIT(o, "\n\t");
+		rep_str(o, name);
+	}
 	if (t->dir) {
 		const char *base = st->path ? strrchr(st->path, '/') : NULL;
 
 		if (st->created)
 			tot->files++;
-		print_string(PRINT_ANY, "file", " %s",
-			     st->created && base ? base + 1 : "-");
-		print_u64(PRINT_ANY, "start", " start %" PRIu64,
-			  st->has_base ? st->base : 0);
+		rep_string(o, "file", " ", st->created && base ? base + 1 : "-",
+			   "");
+		rep_u64(o, "start", " start ", st->has_base ? st->base : 0, "");
 	} else {
-		print_u64(PRINT_ANY, "start", " start %" PRIu64, start);
+		rep_u64(o, "start", " start ", start, "");
 	}
-	print_u64(PRINT_ANY, "end", " end %" PRIu64, end);
-	print_u64(PRINT_ANY, "records", " records %" PRIu64, st->data + st->cdc);
-	print_u64(PRINT_ANY, "data", " data %" PRIu64, st->data);
-	print_u64(PRINT_ANY, "cdc", " cdc %" PRIu64, st->cdc);
-	print_u64(PRINT_ANY, "bytes", " bytes %" PRIu64, st->bytes);
-	print_u64(PRINT_ANY, "holes", " holes %" PRIu64, g.holes);
-	print_u64(PRINT_ANY, "hole_bytes", " (%" PRIu64 " bytes)",
-		  g.hole_bytes);
-	print_u64(PRINT_ANY, "truncated", " truncated %" PRIu64, x->trunc);
-	print_u64(PRINT_ANY, "truncated_bytes", " (%" PRIu64 " bytes)",
-		  x->trunc_bytes);
-	print_u64(PRINT_ANY, "overlaps", " overlaps %" PRIu64, x->overlaps);
-	print_u64(PRINT_ANY, "overlap_bytes", " (%" PRIu64 " bytes)",
-		  x->overlap_bytes);
-	print_u64(PRINT_ANY, "cdc_seq_gaps", " cdc-seq-gaps %" PRIu64,
-		  x->cdc_seq_gaps);
-	print_u64(PRINT_ANY, "cdc_lost", " (%" PRIu64 " lost)", x->cdc_lost);
+	rep_u64(o, "end", " end ", end, "");
+	rep_u64(o, "records", " records ", st->data + st->cdc, "");
+	rep_u64(o, "data", " data ", st->data, "");
+	rep_u64(o, "cdc", " cdc ", st->cdc, "");
+	rep_u64(o, "bytes", " bytes ", st->bytes, "");
+	rep_u64(o, "holes", " holes ", g.holes, "");
+	rep_u64(o, "hole_bytes", " (", g.hole_bytes, " bytes)");
+	rep_u64(o, "truncated", " truncated ", x->trunc, "");
+	rep_u64(o, "truncated_bytes", " (", x->trunc_bytes, " bytes)");
+	rep_u64(o, "overlaps", " overlaps ", x->overlaps, "");
+	rep_u64(o, "overlap_bytes", " (", x->overlap_bytes, " bytes)");
+	rep_u64(o, "cdc_seq_gaps", " cdc-seq-gaps ", x->cdc_seq_gaps, "");
+	rep_u64(o, "cdc_lost", " (", x->cdc_lost, " lost)");
 	if (t->dir) {
 		if (x->overlaps)
-			print_u64(PRINT_ANY, "overlaps_differing",
-				  " differing %" PRIu64, x->overlap_diff);
+			rep_u64(o, "overlaps_differing", " differing ",
+				x->overlap_diff, "");
 		else
 			print_u64(PRINT_JSON, "overlaps_differing", NULL,
 				  x->overlap_diff);
-		if (x->overlap_diff && st->path)
+		if (x->overlap_diff && st->path) {
+			rep_flush(o);	/* stdout and stderr in order */
 			fprintf(stderr,
 				"smc dump: %s: conflict: %" PRIu64
 				" overlapping ranges hold different bytes\n",
 				strrchr(st->path, '/') + 1, x->overlap_diff);
+		}
 		if (st->far)
-			print_u64(PRINT_ANY, "beyond_max_gap",
-				  " beyond-max-gap %" PRIu64, st->far);
+			rep_u64(o, "beyond_max_gap", " beyond-max-gap ",
+				st->far, "");
 		else
 			print_u64(PRINT_JSON, "beyond_max_gap", NULL, 0);
 		if (st->werr) {
 			tot->werrs++;
-			print_string(PRINT_ANY, "write_error",
-				     " write-error \"%s\"", strerror(st->werr));
+			rep_string(o, "write_error", " write-error \"",
+				   strerror(st->werr), "\"");
 		}
-		print_ranges(st, false, g.holes);
-		print_ranges(st, true, g.truncs);
+		print_ranges(o, st, false, g.holes);
+		print_ranges(o, st, true, g.truncs);
 		open_json_array(PRINT_JSON, "overlap_ranges");
 		for (i = 0; i < x->novl; i++) {
-			const struct ovl *o = &x->ovl[i];
+			const struct ovl *v = &x->ovl[i];
 
 			open_json_object(NULL);
-			print_string(PRINT_FP, NULL, "%s", "\n\t\toverlap");
-			print_u64(PRINT_ANY, "start", " %" PRIu64, o->s);
-			print_u64(PRINT_ANY, "end", "-%" PRIu64, o->e);
-			print_u64(PRINT_ANY, "len", " (%" PRIu64 " bytes",
-				  o->e - o->s);
-			if (o->same >= 0)
-				print_bool(PRINT_JSON, "same", NULL, o->same);
-			else
+			if (!o->json)
+				REP_LIT(o, "\n\t\toverlap");
+			rep_u64(o, "start", " ", v->s, "");
+			rep_u64(o, "end", "-", v->e, "");
+			rep_u64(o, "len", " (", v->e - v->s, " bytes");
+			if (!o->json) {
+				REP_LIT(o, ", ");
+				rep_str(o, v->same > 0 ? "same" :
+					   v->same ? "not compared" :
+						     "differs");
+				REP_LIT(o, ")");
+			} else if (v->same >= 0) {
+				print_bool(PRINT_JSON, "same", NULL, v->same);
+			} else {
 				print_null(PRINT_JSON, "same", NULL, NULL);
-			print_string(PRINT_FP, NULL, ", %s)",
-				     o->same > 0 ? "same" :
-				     o->same ? "not compared" : "differs");
+			}
 			close_json_object();
 		}
 		close_json_array(PRINT_JSON, NULL);
@@ -1239,11 +1388,12 @@ static void print_stream(const struct dump_track *t, const struct stream *st,
  */
 void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
 {
-	static const char *const keys[4] = { "local", "lport", "peer", "pport" };
-	char buf[40];
+	struct rep o;
 	struct conn *k;
 	size_t i;
 
+	o.json = is_json_context();
+	o.n = 0;
 	memset(tot, 0, sizeof(*tot));
 	tot->follow = t->dir != NULL;
 	tot->connections = t->nconn;
@@ -1257,22 +1407,19 @@ void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
 			else if (t->dir)
 				stream_finish(t, k, (int)i);
 		open_json_object(NULL);
-		print_string(PRINT_ANY, "mode", "%s",
-			     k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr");
-		snprintf(buf, sizeof(buf), "0x%08x", k->token);
-		print_string(PRINT_ANY, "token", " token %s", buf);
-		dump_print_ends(k->family, k->laddr, k->lport, k->raddr,
-				k->rport, keys, " %s <->", " %s");
+		rep_conn(&o, k);
 		for (i = 0; i < 2; i++) {
 			struct stream *st = k->s[i];
 
-			print_stream(t, st ? st : &no_stream, (int)i, tot);
+			print_stream(&o, t, st ? st : &no_stream, (int)i, tot);
 			if (st)	/* the ranges are listed: done with them */
 				stream_unflatten(st);
 		}
 		close_json_object();
-		print_nl();
+		if (!o.json)
+			REP_LIT(&o, "\n");
 	}
+	rep_flush(&o);
 	close_json_array(PRINT_JSON, NULL);
 	tot->nomem = t->nomem;
 }
