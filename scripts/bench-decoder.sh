@@ -13,6 +13,9 @@
 #   SMC_DUMP_BENCH_DIR   where the capture goes (default: a new directory
 #                        under ${TMPDIR:-/tmp}, removed at the end)
 #   SMC_DUMP_BENCH_TSHARK=0  leave tshark out (it takes minutes per GB)
+#   SMC_DUMP_BENCH_SCALE records of the scale runs (default 200000)
+#   SMC_DUMP_BENCH_RUNS  runs of each scale command, the median is shown
+#                        (default 3)
 #
 # The capture holds 4 SMC-R connections, data records of 1 to 16 KiB in
 # both directions, each followed by its CDC message (gen-smcdump-pcap
@@ -31,6 +34,15 @@ case "$size_arg" in
 *[gG]) size=$((${size_arg%?} * 1024 * 1024 * 1024)) ;;
 *[0-9]) size=$size_arg ;;
 *) echo "bench-decoder: bad SMC_DUMP_BENCH_SIZE '$size_arg'" >&2; exit 2 ;;
+esac
+
+scale=${SMC_DUMP_BENCH_SCALE:-200000}
+case "$scale" in
+''|*[!0-9]*) echo "bench-decoder: bad SMC_DUMP_BENCH_SCALE '$scale'" >&2; exit 2 ;;
+esac
+runs=${SMC_DUMP_BENCH_RUNS:-3}
+case "$runs" in
+''|*[!0-9]*|0) echo "bench-decoder: bad SMC_DUMP_BENCH_RUNS '$runs'" >&2; exit 2 ;;
 esac
 
 make -s -C "$top/smc" >/dev/null
@@ -107,11 +119,7 @@ done
 # Scale (issue 17): 200k records that are each their own connection, and
 # 200k records of one stream in reverse order with holes; follow and
 # stats against read on the same file, with the maximum RSS of each.
-# SMC_DUMP_BENCH_SCALE sets the number of records (default 200000).
-scale=${SMC_DUMP_BENCH_SCALE:-200000}
-case "$scale" in
-''|*[!0-9]*) echo "bench-decoder: bad SMC_DUMP_BENCH_SCALE '$scale'" >&2; exit 2 ;;
-esac
+# SMC_DUMP_BENCH_SCALE sets the number of records.
 python3 -c '
 import sys
 n = int(sys.argv[1])
@@ -125,22 +133,46 @@ for i in range(n):
     print("data token=7 seq=%d offset=%d len=64" % (i + 1, (n - 1 - i) * 128))
 ' "$scale" | "$gen" "$dir/reverse.pcap"
 
-# "seconds KiB" of a command, output to /dev/null
+# "seconds KiB" of a command, output to /dev/null: the median of
+# SMC_DUMP_BENCH_RUNS runs by time, with that run's max RSS; $before, when
+# set, is run before each
 measure() {
-	/usr/bin/time -f "%e %M" -o "$dir/time.out" "$@" >/dev/null 2>&1 || true
-	cat "$dir/time.out"
-}
+	local i
 
-printf '\n%-34s %10s %12s %9s\n' "scale ($scale records)" "seconds" "max RSS KiB" "x read"
+	for ((i = 0; i < runs; i++)); do
+		[ -z "${before:-}" ] || eval "$before"
+		/usr/bin/time -f "%e %M" -o "$dir/time.out" "$@" >/dev/null 2>&1 || true
+		cat "$dir/time.out"
+	done | sort -n | sed -n "$(( (runs + 1) / 2 ))p"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+# ok when A <= 3 * B
+verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= 3 * b ? "ok" : "MISS") }'; }
+
+# follow must create a file per stream and write its bytes: the floor is
+# testsuite/tools/mkfiles creating the same files with the same sizes,
+# and follow's target is its time above that floor within 3x read.
+make -s -C "$top/testsuite/tools" mkfiles >/dev/null
+printf '\n%-30s %8s %12s %8s %8s %15s\n' "scale ($scale records)" "seconds" \
+	"max RSS KiB" "x read" "target" "x floor"
 for f in conns reverse; do
+	before=
 	read -r rs rk < <(measure "$smc" dump read "$dir/$f.pcap")
-	printf '%-34s %10.2f %12s %9s\n' "smc dump read $f" "$rs" "$rk" "1.00"
+	printf '%-30s %8.2f %12s %8s\n' "smc dump read $f" "$rs" "$rk" "1.00"
 	read -r ss sk < <(measure "$smc" dump stats "$dir/$f.pcap")
-	printf '%-34s %10.2f %12s %9.2f\n' "smc dump stats $f" "$ss" "$sk" \
-		"$(awk -v a="$ss" -v b="$rs" 'BEGIN { print (b > 0 ? a / b : 0) }')"
-	rm -rf "$dir/follow"
+	printf '%-30s %8.2f %12s %8s %8s\n' "smc dump stats $f" "$ss" "$sk" \
+		"$(ratio "$ss" "$rs")" "3x $(verdict "$ss" "$rs")"
+	before='rm -rf "$dir/follow"'
 	read -r fs fk < <(measure "$smc" dump follow "$dir/$f.pcap" "$dir/follow")
-	printf '%-34s %10.2f %12s %9.2f\n' "smc dump follow $f" "$fs" "$fk" \
-		"$(awk -v a="$fs" -v b="$rs" 'BEGIN { print (b > 0 ? a / b : 0) }')"
-	rm -rf "$dir/follow"
+	find "$dir/follow" -type f -printf '%f %s\n' >"$dir/files.list"
+	before='rm -rf "$dir/floor"; mkdir "$dir/floor"'
+	read -r ms mk < <(measure sh -c 'exec "$1" "$2" <"$3"' mkfiles \
+			  "$top/testsuite/tools/mkfiles" "$dir/floor" "$dir/files.list")
+	printf '%-30s %8.2f %12s %8s\n' "mkfiles, follow's $(wc -l <"$dir/files.list") files" \
+		"$ms" "$mk" "$(ratio "$ms" "$rs")"
+	excess=$(awk -v a="$fs" -v b="$ms" 'BEGIN { print (a > b ? a - b : 0) }')
+	printf '%-30s %8.2f %12s %8s %8s %15s\n' "smc dump follow $f" "$fs" "$fk" \
+		"$(ratio "$fs" "$rs")" "3x $(verdict "$excess" "$rs")" \
+		"$(ratio "$fs" "$ms") (+$(ratio "$excess" "$rs")x read)"
+	rm -rf "$dir/follow" "$dir/floor"
 done

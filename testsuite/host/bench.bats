@@ -84,3 +84,47 @@ tab() { local IFS=$'\t'; echo "$*"; }
 	[ "$status" -eq 2 ]
 	[[ $stderr == *"runs.tsv line 2: wall_ns is 'fast', not a number" ]]
 }
+
+@test "mkfiles: the follow floor creates the named files with their sizes" {
+	local mk="$TOP/testsuite/tools/mkfiles"
+	mkdir out
+	printf 'a 0\nb 1\nc 70000\n' | "$mk" out
+	[ "$(stat -c %s out/a)" -eq 0 ]
+	[ "$(stat -c %s out/b)" -eq 1 ]
+	[ "$(stat -c %s out/c)" -eq 70000 ]
+	# every byte written is zero (a sparse hole would not cost a write)
+	[ "$(tr -d '\0' <out/c | wc -c)" -eq 0 ]
+	[ "$(du -k out/c | cut -f1)" -ge 68 ]
+	run --separate-stderr "$mk" out <<<"x/y 3"
+	[ "$status" -eq 2 ]
+	[[ $stderr == 'mkfiles: line 1: want "NAME SIZE"' ]]
+	run --separate-stderr "$mk" out <<<"d 3 4"
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$mk" nodir <<<"d 3"
+	[ "$status" -eq 1 ]
+	[[ $stderr == "mkfiles: nodir: "* ]]
+}
+
+@test "bench-decoder: scale rows, follow against the mkfiles floor" {
+	run --separate-stderr env SMC_DUMP_BENCH_SIZE=64K SMC_DUMP_BENCH_TSHARK=0 \
+		SMC_DUMP_BENCH_SCALE=300 SMC_DUMP_BENCH_RUNS=1 \
+		bash "$TOP/scripts/bench-decoder.sh"
+	[ "$status" -eq 0 ]
+	echo "$output"
+	local f
+	for f in conns reverse; do
+		[[ $output == *$'\n'"smc dump read $f "* ]]
+		echo "$output" | grep -Eq "^smc dump stats $f +[0-9.]+ +[0-9]+ +[0-9.]+ +3x (ok|MISS)\$"
+		echo "$output" | grep -Eq "^smc dump follow $f +[0-9.]+ +[0-9]+ +[0-9.]+ +3x (ok|MISS) +[0-9.]+ \(\+[0-9.]+x read\)\$"
+	done
+	# 300 connections of one sent stream each: 300 files; reverse: one
+	# stream, so one file
+	echo "$output" | grep -Eq "^mkfiles, follow's 300 files "
+	echo "$output" | grep -Eq "^mkfiles, follow's 1 files "
+	# no file named by a number left in the working directory (an awk
+	# `print a > b` writes one)
+	[ -z "$(ls -A | grep -E '^-?[0-9.]+$')" ]
+	run --separate-stderr env SMC_DUMP_BENCH_RUNS=0 bash "$TOP/scripts/bench-decoder.sh"
+	[ "$status" -eq 2 ]
+	[[ $stderr == "bench-decoder: bad SMC_DUMP_BENCH_RUNS '0'" ]]
+}
