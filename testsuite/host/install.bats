@@ -139,7 +139,10 @@ complete_words() {
 	run -0 complete_words smc -j s
 	[ "$output" = "$(printf '%s\n' socket stats)" ]
 	run -0 complete_words smc -
-	[[ "$output" == *"-json"* && "$output" == *"-pretty"* ]]
+	[[ "$output" == *"-json"* && "$output" == *"-pretty"* && "$output" == *"-netns"* ]]
+	# the object after -n NAME
+	run -0 complete_words smc -n ns1 so
+	[ "$output" = socket ]
 	run -0 complete_words smc dump st
 	[ "$output" = "$(printf '%s\n' start stats stop)" ]
 	run -0 complete_words smc dump start mode ""
