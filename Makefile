@@ -3,7 +3,8 @@
 #                traffic and show it
 #   make check   host tests and VM tests (bats)
 # Both install their Debian packages first (make deps, as root). No other
-# target runs apt: `make`, `make tools` and `make install` only build, and
+# target runs apt: `make`, `make tools` and `make install` only build (and
+# install: no root beyond writing DESTDIR), and
 # `make kernel` or `make iproute2` say "run 'make deps'" when a package is
 # missing.
 
@@ -90,9 +91,23 @@ check-stock-dkms: deps
 deb: deps
 	bash scripts/make-deb.sh
 
-install: tools
+# make install: smc (with smcss, smcdump-ex, every man page, the bash
+# completion), the ip plugin, the Wireshark dissector. It builds only what
+# it installs and runs neither apt nor anything as root: writing
+# $(DESTDIR)$(PREFIX) is all it needs. The ip plugin is compiled against an
+# iproute2 tree (IPROUTE2_SRC=DIR, or build/iproute2 of make iproute2);
+# without one only its man page is installed and a note says so.
+# (The tree is named to ip/Makefile, so that it does not lay one out.)
+IP_TREE = $(if $(IPROUTE2_SRC),$(abspath $(IPROUTE2_SRC)),$(if $(wildcard build/iproute2/ip/ip_common.h),$(abspath build/iproute2)))
+
+install:
 	$(MAKE) -C smc install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
-	$(MAKE) -C ip install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+ifneq ($(IP_TREE),)
+	$(MAKE) -C ip install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) IPROUTE2_SRC=$(IP_TREE)
+else
+	@echo "install: no iproute2 tree (make iproute2, or IPROUTE2_SRC=DIR): the ip plugin link_smc-dummy.so is not installed, its man page is"
+	$(MAKE) -C ip install-man DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+endif
 	$(MAKE) -C contrib/wireshark install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 
 clean:

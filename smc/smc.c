@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "netns.h"
 #include "smc.h"
 #include "utils.h"
 
@@ -27,7 +28,7 @@ static void usage(FILE *fp)
 		"       smc help [ OBJECT ]\n"
 		"where  OBJECT := { ueid | stats | socket | dump }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
-		"                    -V[ersion] | -h[elp] }\n");
+		"                    -n[etns] NAME | -V[ersion] | -h[elp] }\n");
 }
 
 static int do_help(int argc, char **argv);
@@ -86,8 +87,8 @@ static int do_help(int argc, char **argv)
 /* Long options: the name after one or two dashes, abbreviated to any
  * unambiguous prefix; the short forms are single letters.
  */
-enum opt { OPT_JSON, OPT_PRETTY, OPT_DETAILS, OPT_HEX, OPT_VERSION,
-	   OPT_HELP, OPT_UNKNOWN, OPT_AMBIGUOUS };
+enum opt { OPT_JSON, OPT_PRETTY, OPT_DETAILS, OPT_HEX, OPT_NETNS,
+	   OPT_VERSION, OPT_HELP, OPT_UNKNOWN, OPT_AMBIGUOUS };
 
 static enum opt parse_option(const char *arg)
 {
@@ -99,6 +100,7 @@ static enum opt parse_option(const char *arg)
 		[OPT_PRETTY] = { "pretty", 'p' },
 		[OPT_DETAILS] = { "details", 'd' },
 		[OPT_HEX] = { "hex", 'x' },
+		[OPT_NETNS] = { "netns", 'n' },
 		[OPT_VERSION] = { "Version", 'V' },
 		[OPT_HELP] = { "help", 'h' },
 	};
@@ -142,11 +144,16 @@ static int finish(int ret)
 /*
  * main() - smc [ OPTIONS ] OBJECT { COMMAND | help }
  *
- * Returns the exit status: 0 success, 1 failure, 2 usage error (unknown
- * object or option, no object).
+ * -n NAME runs the object in network namespace NAME of ip netns, as ip -n
+ * does: entered once the options are read, before the object is looked up.
+ *
+ * Returns the exit status: 0 success, 1 failure (also: the network
+ * namespace cannot be entered), 2 usage error (unknown object or option,
+ * no object, -n without a name or with a bad one).
  */
 int main(int argc, char **argv)
 {
+	const char *netns = NULL;
 	const struct cmd *c;
 	const char *prog;
 	int ret;
@@ -176,6 +183,17 @@ int main(int argc, char **argv)
 		case OPT_HEX:
 			show_hex = 1;
 			break;
+		case OPT_NETNS:
+			if (argc < 3) {
+				fprintf(stderr,
+					"Error: option \"%s\" needs a network namespace name, try \"smc -help\".\n",
+					argv[1]);
+				return EXIT_USAGE;
+			}
+			netns = argv[2];
+			argc--;
+			argv++;
+			break;
 		case OPT_VERSION:
 			printf("smc utility, smc-dump %s\n", VERSION);
 			return finish(EXIT_OK);
@@ -200,6 +218,11 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
+	}
+	if (netns) {
+		ret = netns_switch(netns);
+		if (ret)
+			return ret;
 	}
 	c = find_object(argv[1]);
 	if (!c)

@@ -157,7 +157,8 @@ struct sock_opts {
 	bool listening;		/* listening sockets only */
 	bool smcd;		/* SMC-D sockets only, with their DMB info */
 	bool smcr;		/* SMC-R sockets only, with their link */
-	bool truncate;		/* smcss without -W: cut long addresses */
+	bool smcss;		/* smc-tools' smcss format (smcss_*()) */
+	bool wide;		/* smcss -W: never cut an address */
 };
 
 /* One SMC socket of the dump, with the attributes that came with it */
@@ -199,7 +200,7 @@ static void usage(FILE *fp)
 		"                                [ smcd | smcr ]\n"
 		"       smc [ -j [ -p ] ] socket reasons [ CODE ]...\n"
 		"       smc socket help\n"
-		"       smcss [ -a | -l ] [ -d ] [ -D | -R ] [ -W ] [ -j [ -p ] ]\n");
+		"       smcss [ -a | -l ] [ -d ] [ -D | -R ] [ -W ]   (smc-tools' format)\n");
 }
 
 /* ------------------------------------------------------------ netlink */
@@ -620,26 +621,16 @@ static const char *mode_name(uint8_t mode)
 #define ADDR_FMT "%-23s "
 
 /* "ADDR:PORT", "[ADDR6]:PORT" or "*:PORT" into @buf; @addr NULL when
- * unknown. With @trunc, cut the address as smcss does without -W so that
- * the whole fits ADDR_COL, marking the cut with "..".
+ * unknown. Never cut: a long address widens its column.
  */
 static void format_endpoint(char *buf, size_t size, const char *addr,
-			    int family, uint16_t port, bool trunc)
+			    int family, uint16_t port)
 {
 	char pbuf[8];
-	size_t alen, plen;
 
 	snprintf(pbuf, sizeof(pbuf), "%u", port);
 	if (!addr) {
 		snprintf(buf, size, "*:%s", pbuf);
-		return;
-	}
-	alen = strlen(addr) + (family == AF_INET6 ? 2 : 0);
-	plen = strlen(pbuf);
-	if (trunc && alen + 1 + plen > ADDR_COL) {
-		int keep = ADDR_COL - 1 - plen - 2;
-
-		snprintf(buf, size, "%.*s..:%s", keep, addr, pbuf);
 		return;
 	}
 	if (family == AF_INET6)
@@ -662,8 +653,7 @@ static const char *addr_text(const struct sock_info *s, bool src, char *buf,
  * unknown). Listening and initializing sockets have no peer: "*", and
  * nothing in JSON.
  */
-static void print_endpoint(const struct sock_info *s, bool local,
-			   const struct sock_opts *o)
+static void print_endpoint(const struct sock_info *s, bool local)
 {
 	char abuf[INET6_ADDRSTRLEN], ebuf[INET6_ADDRSTRLEN + 16];
 	const char *addr = addr_text(s, local, abuf, sizeof(abuf));
@@ -682,8 +672,7 @@ static void print_endpoint(const struct sock_info *s, bool local,
 		print_null(PRINT_JSON, local ? "local_address" :
 			   "peer_address", NULL, NULL);
 	print_uint(PRINT_JSON, local ? "local_port" : "peer_port", NULL, port);
-	format_endpoint(ebuf, sizeof(ebuf), addr, s->family, port,
-			o->truncate);
+	format_endpoint(ebuf, sizeof(ebuf), addr, s->family, port);
 	print_string(PRINT_FP, NULL, ADDR_FMT, ebuf);
 }
 
@@ -917,8 +906,8 @@ static void print_socket(const struct sock_info *s, const struct sock_opts *o)
 			     s->family == AF_INET ? "inet" : "inet6");
 	else
 		print_null(PRINT_JSON, "family", NULL, NULL);
-	print_endpoint(s, true, o);
-	print_endpoint(s, false, o);
+	print_endpoint(s, true);
+	print_endpoint(s, false);
 	print_uint(PRINT_JSON, "interface", NULL, m->id.idiag_if);
 	if (m->id.idiag_if)
 		ifname = if_indextoname(m->id.idiag_if, buf);
@@ -941,6 +930,161 @@ static void print_socket(const struct sock_info *s, const struct sock_opts *o)
 	close_json_object();
 }
 
+/* ------------------------------------------------------------ smcss */
+
+/*
+ * smcss prints what smcss of smc-tools 1.8.5 prints, byte for byte, so
+ * that scripts written for it (smc_chk among them) keep working: the
+ * formats below are those of its columns, worked out from its source and
+ * smcss(8). Unlike smc socket it shows the addresses exactly as the kernel
+ * sent them (zeros for IPPROTO_SMC sockets) and names no codes.
+ */
+
+/* Width of smcss's address columns; longer ones are cut without -W */
+#define SMCSS_ADDR_COL 23
+
+static void smcss_header(const struct sock_opts *o)
+{
+	printf("%-15s%-6s%-8s%-24s%-24s%-5s%-5s", "State", "UID", "Inode",
+	       "Local Address", "Peer Address", "Intf", "Mode");
+	if (show_details)
+		printf("%-6s%-9s%-9s%-9s%-9s%-14s%-14s%-8s%-14s%-14s%-8s%-14s%-14s%-14s",
+		       "Shutd", "Token", "Sndbuf", "Rcvbuf", "Peerbuf",
+		       "rxprod-Cursor", "rxcons-Cursor", "rxFlags",
+		       "txprod-Cursor", "txcons-Cursor", "txFlags",
+		       "txprep-Cursor", "txsent-Cursor", "txfin-Cursor");
+	if (o->smcr)
+		printf("%-5s%-16s%-5s%-7s%-41s%s", "Role", "IB-device", "Port",
+		       "Linkid", "GID", "Peer-GID");
+	if (o->smcd)
+		printf("%-17s%-17s%-17s%-17s%s", "GID", "Token", "Peer-GID",
+		       "Peer-Token", "Linkid");
+	putchar('\n');
+}
+
+/* smcss's state names: as smc socket's but for state 24; unknown: "0x1f?" */
+static const char *smcss_state(uint8_t state, char *buf, size_t size)
+{
+	if (state == 24)
+		return "APPFINCLOSEWAIT1";
+	if (state == 1 || state == 2 || state == 7 || state == 10 ||
+	    (state >= 20 && state <= 27))
+		return state_name(state, buf, size);
+	snprintf(buf, size, "%#x?", state);
+	return buf;
+}
+
+/* One address column: "ADDR:PORT" with the address as inet_ntop() writes
+ * it (IPv6 without brackets), the family guessed as smcss does (IPv4 when
+ * bytes 4..15 are zero); without -W, cut to 23 characters with ".." before
+ * the port. Padded to 23 and followed by a blank.
+ */
+static void smcss_endpoint(const uint8_t addr[16], uint16_t port, bool wide)
+{
+	int af = all_zero(addr + 4, 12) ? AF_INET : AF_INET6;
+	char abuf[INET6_ADDRSTRLEN], pbuf[8], buf[INET6_ADDRSTRLEN + 8];
+	size_t alen, plen;
+
+	if (!inet_ntop(af, addr, abuf, sizeof(abuf)))
+		snprintf(abuf, sizeof(abuf), "?");
+	snprintf(pbuf, sizeof(pbuf), "%u", port);
+	alen = strlen(abuf);
+	plen = strlen(pbuf);
+	if (!wide && alen + 1 + plen > SMCSS_ADDR_COL)
+		snprintf(buf, sizeof(buf), "%.*s..:%s",
+			 (int)(SMCSS_ADDR_COL - 3 - plen), abuf, pbuf);
+	else
+		snprintf(buf, sizeof(buf), "%s:%s", abuf, pbuf);
+	printf("%-*s ", SMCSS_ADDR_COL, buf);
+}
+
+static void smcss_cursor(const struct sd_cursor *c)
+{
+	printf("%04x:%08x ", c->wrap, c->count);
+}
+
+/* -d: shutdown as "R-W", then the connection: token, buffer sizes in hex,
+ * cursors as wrap:count, flags as prod:conn_state
+ */
+static void smcss_details(const struct sock_info *s)
+{
+	const struct sd_conninfo *ci = &s->conn;
+
+	if (s->have_shutdown)
+		printf(" %c-%c  ", s->shutdown & SD_RCV_SHUTDOWN ? 'R' : '<',
+		       s->shutdown & SD_SEND_SHUTDOWN ? 'W' : '>');
+	if (!s->have_conn)
+		return;
+	printf("%08x %08x %08x %08x ", ci->token, ci->sndbuf_size,
+	       ci->rmbe_size, ci->peer_rmbe_size);
+	smcss_cursor(&ci->rx_prod);
+	smcss_cursor(&ci->rx_cons);
+	printf("%02x:%02x   ", ci->rx_prod_flags, ci->rx_conn_state_flags);
+	smcss_cursor(&ci->tx_prod);
+	smcss_cursor(&ci->tx_cons);
+	printf("%02x:%02x   ", ci->tx_prod_flags, ci->tx_conn_state_flags);
+	smcss_cursor(&ci->tx_prep);
+	smcss_cursor(&ci->tx_sent);
+	smcss_cursor(&ci->tx_fin);
+}
+
+/* A fixed-size kernel string, cut at its end if unterminated */
+static int kstr_len(const uint8_t *p, size_t size)
+{
+	const uint8_t *nul = memchr(p, 0, size);
+
+	return nul ? nul - p : (int)size;
+}
+
+static void smcss_socket(const struct sock_info *s, const struct sock_opts *o)
+{
+	const struct sd_msg *m = &s->m;
+	const struct sd_lgrinfo *l = &s->lgr;
+	const struct sd_dmbinfo *d = &s->dmb;
+	char buf[16];
+
+	printf("%-14s ", smcss_state(m->diag_state, buf, sizeof(buf)));
+	/* smcss prints the uid as a signed int */
+	printf("%05d %07" PRIu64 " ", (int)m->diag_uid, m->diag_inode);
+	if (m->diag_state == SS_INIT)
+		goto out;
+	smcss_endpoint((const uint8_t *)m->id.idiag_src,
+		       ntohs(m->id.idiag_sport), o->wide);
+	if (m->diag_state == SS_LISTEN)
+		goto out;
+	smcss_endpoint((const uint8_t *)m->id.idiag_dst,
+		       ntohs(m->id.idiag_dport), o->wide);
+	printf("%04x ", m->id.idiag_if);
+	if (m->diag_state == SS_CLOSED)
+		goto out;
+	if (m->diag_mode == SD_MODE_FALLBACK_TCP) {
+		printf("TCP ");
+		if (s->have_fallback) {
+			printf("0x%08x", s->fb.reason);
+			if (s->fb.peer_diagnosis)
+				printf("/0x%08x", s->fb.peer_diagnosis);
+		}
+		goto out;
+	}
+	/* any mode but SMC-D and the fallback is SMC-R to smcss */
+	printf("%s ", m->diag_mode == SD_MODE_SMCD ? "SMCD" : "SMCR");
+	if (show_details)
+		smcss_details(s);
+	if (o->smcr && s->have_lgr)
+		printf("%s %-15.*s %02x   %02x     %-40.*s %.*s",
+		       l->role ? "SERV" : "CLNT",
+		       kstr_len(l->ibname, sizeof(l->ibname)), l->ibname,
+		       l->ibport, l->link_id,
+		       kstr_len(l->gid, sizeof(l->gid)), l->gid,
+		       kstr_len(l->peer_gid, sizeof(l->peer_gid)), l->peer_gid);
+	if (o->smcd && s->have_dmb)
+		printf("%016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016"
+		       PRIx64 " %08x ", d->my_gid, d->token, d->peer_gid,
+		       d->peer_token, d->linkid);
+out:
+	putchar('\n');
+}
+
 /* Dump, resolve and print the sockets @o selects. Returns the exit status. */
 static int show_sockets(const struct sock_opts *o)
 {
@@ -957,6 +1101,18 @@ static int show_sockets(const struct sock_opts *o)
 		if (nl)
 			mnl_socket_close(nl);
 		return 1;
+	}
+	if (o->smcss) {
+		/* as smcss: the header once the socket is open, the sockets
+		 * read before a failure
+		 */
+		smcss_header(o);
+		ret = dump_smc(nl, o, &c);
+		mnl_socket_close(nl);
+		for (i = 0; i < c.n; i++)
+			smcss_socket(&c.socks[i], o);
+		free(c.socks);
+		return ret;
 	}
 	ret = dump_smc(nl, o, &c);
 	if (!ret)
@@ -1051,19 +1207,20 @@ static int check_opts(const struct sock_opts *o, bool smcss)
 {
 	const char *help = smcss ? "smcss --help" : "smc socket help";
 
+	/* in smcss's order: its first complaint is the one shown */
 	if (o->smcd && o->smcr)
 		return bad_combination(smcss ? "--smcd" : "smcd",
 				       smcss ? "--smcr" : "smcr", help);
+	if (o->listening && show_details)
+		return bad_combination(smcss ? "--listening" : "listening",
+				       smcss ? "--debug" : "-d", help);
 	if (o->listening && o->all)
 		return bad_combination(smcss ? "--listening" : "listening",
 				       smcss ? "--all" : "all", help);
 	if (o->listening && (o->smcd || o->smcr))
 		return bad_combination(smcss ? "--listening" : "listening",
-				       o->smcd ? (smcss ? "--smcd" : "smcd") :
-				       (smcss ? "--smcr" : "smcr"), help);
-	if (o->listening && show_details)
-		return bad_combination(smcss ? "--listening" : "listening",
-				       smcss ? "--debug" : "-d", help);
+				       o->smcr ? (smcss ? "--smcr" : "smcr") :
+				       (smcss ? "--smcd" : "smcd"), help);
 	return 0;
 }
 
@@ -1143,32 +1300,31 @@ static void smcss_usage(FILE *fp, const char *prog)
 {
 	fprintf(fp,
 		"Usage: %s [ OPTIONS ]\n"
-		"  -a, --all        all SMC sockets: listening, initializing, connected, closing\n"
-		"  -l, --listening  listening sockets only\n"
-		"  -d, --debug      token, buffer sizes, cursors and flags (also -e, --extended)\n"
-		"  -D, --smcd       SMC-D sockets only, with their DMB and GIDs\n"
-		"  -R, --smcr       SMC-R sockets only, with their link\n"
-		"  -W, --wide       do not truncate IP addresses\n"
-		"  -j, --json       JSON output (-p, --pretty: indented)\n"
-		"  -V, --version    version of the program\n"
+		"  -a, --all        every SMC socket: listening, being set up, connected, closing\n"
+		"  -l, --listening  the listening sockets only\n"
+		"  -d, --debug      shutdown state, token, buffer sizes, cursors and flags\n"
+		"  -D, --smcd       SMC-D sockets only, with their GIDs, DMB tokens and link ID\n"
+		"  -R, --smcr       SMC-R sockets only, with their role and link\n"
+		"  -W, --wide       never cut an IP address to the column\n"
+		"  -v, --version    the version\n"
 		"  -h, --help       this text\n"
-		"  no OPTIONS       connected SMC sockets\n"
-		"Same as: smc [ -j ] [ -d ] socket [ all | listening ] [ smcd | smcr ]\n",
+		"  no OPTIONS       the connected and closing SMC sockets\n"
+		"The format is smc-tools' smcss; names and JSON: smc socket (smc(8)).\n",
 		prog);
 }
 
 /**
- * smcss_main() - the smcss entry point: smc-tools' smcss options
+ * smcss_main() - the smcss entry point: smc-tools' smcss
  * @argc: argument count, argv[0] included
  * @argv: the command line as main() got it
- * @version: the smc-dump release, for -V
+ * @version: the smc-dump release, for -v
  *
- * smcss [-a|-l] [-d] [-D|-R] [-W] [-j [-p]]: the same listing as smc
- * socket, with smcss's rules (no -l with -a, -d, -D or -R; not -D and -R
- * together) and, without -W, addresses cut to smcss's column width.
+ * smcss [-a|-l] [-d] [-D|-R] [-W]: the options, output and exit codes of
+ * smcss of smc-tools 1.8.5 (see "smcss" above and smcss(8)): 1 also for a
+ * usage error, which prints the usage to stderr.
  *
- * Return: the exit status: 0, 1 when the sockets cannot be read, 2 on a
- * usage error.
+ * Return: the exit status: 0, or 1 on a usage error or when the sockets
+ * cannot be read.
  */
 int smcss_main(int argc, char **argv, const char *version)
 {
@@ -1176,22 +1332,19 @@ int smcss_main(int argc, char **argv, const char *version)
 		{ "all", no_argument, NULL, 'a' },
 		{ "listening", no_argument, NULL, 'l' },
 		{ "debug", no_argument, NULL, 'd' },
-		{ "extended", no_argument, NULL, 'e' },
 		{ "smcd", no_argument, NULL, 'D' },
 		{ "smcr", no_argument, NULL, 'R' },
 		{ "wide", no_argument, NULL, 'W' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "version", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sock_opts o = { .truncate = true };
+	struct sock_opts o = { .smcss = true };
 	const char *prog = strrchr(argv[0], '/');
-	int ch, ret;
+	int ch;
 
 	prog = prog ? prog + 1 : argv[0];
-	while ((ch = getopt_long(argc, argv, "aldeDRWjpvVh", long_opts,
+	while ((ch = getopt_long(argc, argv, "aldDRWvh", long_opts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'a':
@@ -1201,7 +1354,6 @@ int smcss_main(int argc, char **argv, const char *version)
 			o.listening = true;
 			break;
 		case 'd':
-		case 'e':
 			show_details++;
 			break;
 		case 'D':
@@ -1211,34 +1363,28 @@ int smcss_main(int argc, char **argv, const char *version)
 			o.smcr = true;
 			break;
 		case 'W':
-			o.truncate = false;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'p':
-			pretty = 1;
+			o.wide = true;
 			break;
 		case 'v':
-		case 'V':
-			printf("smcss utility, smc-dump %s\n", version);
+			printf("smcss utility, smc-dump-%s\n", version);
 			return EXIT_OK;
 		case 'h':
 			smcss_usage(stdout, prog);
 			return EXIT_OK;
 		default:
 			smcss_usage(stderr, prog);
-			return EXIT_USAGE;
+			return EXIT_FAIL;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "%s: unexpected argument \"%s\"\n", prog,
 			argv[optind]);
 		smcss_usage(stderr, prog);
-		return EXIT_USAGE;
+		return EXIT_FAIL;
 	}
-	ret = check_opts(&o, true);
-	if (ret)
-		return ret;
+	if (check_opts(&o, true)) {
+		smcss_usage(stderr, prog);
+		return EXIT_FAIL;
+	}
 	return show_sockets(&o);
 }

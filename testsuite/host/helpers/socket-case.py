@@ -86,12 +86,14 @@ def lgrinfo(role, ibname, ibport, link_id, gid, peer_gid):
 def smc(family, state, mode, sport, dport, src, dst, uid=0, inode=0,
         ifindex=0, shutdown=0, fallback=(0, 0), attrs=b""):
     """struct smc_diag_msg with SMC_DIAG_SHUTDOWN and SMC_DIAG_FALLBACK
-    first, as smc_diag.c puts them"""
+    first, as smc_diag.c puts them (fallback None: no SMC_DIAG_FALLBACK,
+    as before Linux 5.10)"""
+    fb = b"" if fallback is None else attr(A_FALLBACK,
+                                            struct.pack("=II", *fallback))
     return nlmsg(struct.pack("=BBBB", family, state, mode, 0) +
                  sockid(sport, dport, src, dst, ifindex) +
                  struct.pack("=IQ", uid, inode) +
-                 attr(A_SHUTDOWN, struct.pack("=B", shutdown)) +
-                 attr(A_FALLBACK, struct.pack("=II", *fallback)) + attrs)
+                 attr(A_SHUTDOWN, struct.pack("=B", shutdown)) + fb + attrs)
 
 
 def tcp(family, state, sport, dport, src, dst, ifindex=0, inode=0):
@@ -191,6 +193,27 @@ def case_long():
             "2001:db8:1234:5678:9abc:def0:1234:1", inode=1),
         smc(AF_SMC, ACTIVE, MODE_SMCR, 65535, 1, "192.168.100.200",
             "10.0.0.2", inode=2),
+    ]}
+
+
+def case_smcss():
+    """the corners of smcss's format: closing states, a fallback without
+    SMC_DIAG_FALLBACK and one with the peer's code only, a bound
+    interface, wide numbers, an IPv6 address smcss takes for IPv4, an
+    SMC-R socket without its link info"""
+    return {"smc": [
+        smc(AF_SMC, 24, MODE_SMCD, 5201, 40000, "10.1.2.3", "10.1.2.4",
+            uid=123456, inode=12345678, ifindex=0x1a, shutdown=3),
+        smc(AF_SMC, CLOSED, MODE_SMCD, 5202, 40001, "10.1.2.3",
+            "10.1.2.4", inode=7),
+        smc(AF_SMC, 20, MODE_TCP, 5203, 40002, "fd00::1", "fd00::2",
+            inode=8, fallback=None),
+        smc(AF_SMC, ACTIVE, MODE_TCP, 5204, 40003, "10.1.2.3", "10.1.2.5",
+            inode=9, fallback=(0, 0x03030008)),
+        smc(AF_SMC, 3, MODE_SMCR, 5205, 40004, "2001:db8::", "10.1.2.6",
+            inode=10, shutdown=1),
+        smc(AF_SMC, LISTEN, MODE_SMCD, 5206, 0, "fd00:1:2:3:4:5:6:17", None,
+            uid=4294967294, inode=11),
     ]}
 
 

@@ -19,6 +19,9 @@
  * the dump of FAMILY (43, 2 or 10) with NLMSG_ERROR -ERRNO instead;
  * SOCKET_FAKE_SOCKET_ERR=ERRNO makes socket() fail.
  *
+ * With SOCKET_FAKE_NETNS set, socket() logs the network namespace it is
+ * called in ("socket net:[INODE]").
+ *
  * SOCKET_FAKE_LOG gets one line per request:
  *   smc family=43 ext=0x.. flags=0x...
  *   tcp family=2 protocol=6 states=0x... flags=0x...
@@ -95,6 +98,15 @@ int socket(int domain, int type, int protocol)
 	if (err) {
 		errno = atoi(err);
 		return -1;
+	}
+	if (getenv("SOCKET_FAKE_NETNS")) {
+		char ns[64];
+		ssize_t n = readlink("/proc/self/ns/net", ns, sizeof(ns) - 1);
+
+		if (n < 0)
+			fail("cannot read /proc/self/ns/net");
+		ns[n] = '\0';
+		logf_("socket %s\n", ns);
 	}
 	fake_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	return fake_fd;

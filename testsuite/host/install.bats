@@ -1,0 +1,161 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install (issue 20): no apt, no root beyond writing DESTDIR; every
+# man page of man/man8 and the bash completion of smc installed; the
+# completion itself.
+
+bats_require_minimum_version 1.5.0
+
+load lib
+
+setup_file() {
+	host_setup_file smc
+	export MA
+	MA=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+}
+
+setup() {
+	ROOT=
+}
+
+teardown() {
+	[ -z "$ROOT" ] || rm -rf "$ROOT"
+}
+
+# fakebin DIR: apt-get, apt, apt-cache, aptitude and sudo that log their
+# call to DIR/calls and fail
+fakebin() {
+	local d=$1 p
+	mkdir -p "$d"
+	chmod 755 "$d"
+	for p in apt-get apt apt-cache aptitude sudo; do
+		printf '#!/bin/sh\necho "%s $*" >>%s/calls\nexit 1\n' "$p" "$d" >"$d/$p"
+		chmod 755 "$d/$p"
+	done
+	: >"$d/calls"
+	chmod 666 "$d/calls"
+}
+
+# as_user CMD...: CMD as nobody when this runs as root, else as is
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		"$@"
+	fi
+}
+
+# installed DIR: the files and links under DIR, "path" or "path -> target"
+installed() {
+	(cd "$1" && find . ! -type d -printf '%P\t%y\t%l\n' | LC_ALL=C sort |
+		awk -F '\t' '{ print $2 == "l" ? $1 " -> " $3 : $1 }')
+}
+
+@test "make install: no apt, no root: every man page and the bash completion into DESTDIR" {
+	local fb=$BATS_TEST_TMPDIR/fakebin want
+	fakebin "$fb"
+	# a DESTDIR the unprivileged user owns, outside the test's private
+	# directory; the programs built beforehand (install only copies)
+	ROOT=$(mktemp -d /tmp/smc-install.XXXXXX)
+	chmod 777 "$ROOT"
+	make -s -C "$TOP/smc" >/dev/null
+	# IP_TREE= : as without an iproute2 tree
+	run -0 --separate-stderr as_user env PATH="$fb:$PATH" \
+		make -s -C "$TOP" install DESTDIR="$ROOT/root" IP_TREE=
+	echo "$output"
+	echo "$stderr"
+	[ ! -s "$fb/calls" ]
+	[[ "$output" == *"no iproute2 tree"*"link_smc-dummy.so is not installed, its man page is"* ]]
+	run -0 installed "$ROOT/root"
+	want="usr/lib/$MA/wireshark/plugins/smcdump.lua
+usr/sbin/smc
+usr/sbin/smcdump-ex
+usr/sbin/smcss -> smc
+usr/share/bash-completion/completions/smc
+usr/share/bash-completion/completions/smcss -> smc
+usr/share/man/man8/ip-link-smc-dummy.8
+usr/share/man/man8/smc-dump.8
+usr/share/man/man8/smc.8
+usr/share/man/man8/smcdump-ex.8
+usr/share/man/man8/smcss.8"
+	diff -u <(echo "$want") <(echo "$output")
+	# every page of the tree, as it is
+	local page
+	for page in "$TOP"/man/man8/*.8; do
+		cmp "$page" "$ROOT/root/usr/share/man/man8/${page##*/}"
+	done
+	cmp "$TOP/contrib/bash-completion/smc" "$ROOT/root/usr/share/bash-completion/completions/smc"
+	cmp "$TOP/smc/smc" "$ROOT/root/usr/sbin/smc"
+	# the installed smcss is smc-tools' smcss
+	run -0 "$ROOT/root/usr/sbin/smcss" -v
+	[ "$output" = "smcss utility, smc-dump-0.1" ]
+}
+
+@test "make install: PREFIX, and the ip plugin when an iproute2 tree is there" {
+	[ -f "$TOP/build/iproute2/ip/ip_common.h" ] || skip "no build/iproute2 (make iproute2)"
+	local fb=$BATS_TEST_TMPDIR/fakebin
+	fakebin "$fb"
+	ROOT=$(mktemp -d /tmp/smc-install.XXXXXX)
+	chmod 777 "$ROOT"
+	make -s -C "$TOP/smc" >/dev/null
+	make -s -C "$TOP/ip" >/dev/null
+	run -0 as_user env PATH="$fb:$PATH" \
+		make -s -C "$TOP" install DESTDIR="$ROOT/root" PREFIX=/usr/local
+	[ ! -s "$fb/calls" ]
+	[[ "$output" != *"no iproute2 tree"* ]]
+	run -0 installed "$ROOT/root"
+	[[ "$output" == *"usr/local/lib/$MA/ip/link_smc-dummy.so"* ]]
+	[[ "$output" == *"usr/local/share/man/man8/ip-link-smc-dummy.8"* ]]
+	[[ "$output" == *"usr/local/share/bash-completion/completions/smc"* ]]
+	[[ "$output" == *"usr/local/sbin/smcss -> smc"* ]]
+	[ "$(grep -c '^usr/local/' <<<"$output")" -eq "${#lines[@]}" ]
+}
+
+@test "make install: the rule runs no apt step (no deps prerequisite)" {
+	run -0 make -s -C "$TOP" -n install DESTDIR=/nonexistent IP_TREE=
+	[[ "$output" != *deps.sh* ]]
+	[[ "$output" != *apt* ]]
+}
+
+# complete WORD...: the completions of the last WORD after the others, as
+# bash computes them with the installed script (without bash-completion's
+# helpers: the script's own fallback)
+complete_words() {
+	bash -c '
+		source "$1"
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"
+		_smc
+		printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$TOP/contrib/bash-completion/smc" "$@"
+}
+
+@test "bash completion: objects, commands, keywords and values" {
+	bash -n "$TOP/contrib/bash-completion/smc"
+	run -0 complete_words smc ""
+	[ "$output" = "$(printf '%s\n' dump help socket stats ueid)" ]
+	run -0 complete_words smc -j s
+	[ "$output" = "$(printf '%s\n' socket stats)" ]
+	run -0 complete_words smc -
+	[[ "$output" == *"-json"* && "$output" == *"-pretty"* && "$output" == *"-netns"* ]]
+	# the object after -n NAME
+	run -0 complete_words smc -n ns1 so
+	[ "$output" = socket ]
+	run -0 complete_words smc dump st
+	[ "$output" = "$(printf '%s\n' start stats stop)" ]
+	run -0 complete_words smc dump start mode ""
+	[ "$output" = "$(printf '%s\n' all smc smcd smcr)" ]
+	run -0 complete_words smc dump start mode smcd ty
+	[ "$output" = "type" ]
+	run -0 complete_words smc ueid ""
+	[ "$output" = "$(printf '%s\n' add del flush help show)" ]
+	run -0 complete_words smc socket l
+	[ "$output" = "listening" ]
+	run -0 complete_words smc dump read cdc-endian ""
+	[ "$output" = "$(printf '%s\n' big little)" ]
+	# smcss: its own options
+	run -0 bash -c 'source "$1"; COMP_WORDS=(smcss --s); COMP_CWORD=1; _smcss; printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$TOP/contrib/bash-completion/smc"
+	[ "$output" = "$(printf '%s\n' --smcd --smcr)" ]
+}
