@@ -14,7 +14,9 @@
 # modules change; the pristine source is linux-source-6.12 of the same
 # version.
 #
-# SMC_DUMP_LINUX_SOURCE=TARBALL overrides /usr/src/linux-source-6.12.tar.xz;
+# SMC_DUMP_LINUX_SOURCE=TARBALL overrides /usr/src/linux-source-6.12.tar.xz
+# (make-deb.sh passes what scripts/stock-source.sh prints: the installed
+# linux-source-6.12 may be a newer point release than the stock kernel);
 # SMC_DUMP_SERIES=DIR takes the series from DIR instead of kernel/patches.
 set -euo pipefail
 
@@ -25,7 +27,7 @@ tarball=${SMC_DUMP_LINUX_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
 series=${SMC_DUMP_SERIES:-$top/kernel/patches}
 log() { echo "dkms-source: $*" >&2; }
 
-[ -f "$tarball" ] || { log "no $tarball (apt-get install linux-source-6.12=$STOCK_LINUX-*)"; exit 1; }
+[ -f "$tarball" ] || { log "no $tarball (bash scripts/stock-source.sh fetches Linux $STOCK_LINUX's)"; exit 1; }
 rm -rf "$out"
 mkdir -p "$out"
 tmp=$(mktemp -d)
@@ -49,7 +51,7 @@ src=$tmp/$root
 ver=$(awk '$1 == "VERSION" { v = $3 } $1 == "PATCHLEVEL" { p = $3 }
 	$1 == "SUBLEVEL" { s = $3 } END { print v "." p "." s }' "$src/Makefile")
 if [ "$ver" != "$STOCK_LINUX" ]; then
-	log "$tarball is Linux $ver; smc-dump-dkms serves $STOCK_LINUX (apt-get install linux-source-6.12=$STOCK_LINUX-*)"
+	log "$tarball is Linux $ver; smc-dump-dkms serves $STOCK_LINUX (SMC_DUMP_LINUX_SOURCE=\$(bash scripts/stock-source.sh))"
 	exit 1
 fi
 for p in "$series"/*.patch; do
