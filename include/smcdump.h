@@ -298,6 +298,7 @@ enum dump_cmd {
 	DUMP_CMD_READ,
 	DUMP_CMD_FOLLOW,
 	DUMP_CMD_STATS,
+	DUMP_CMD_ANALYZE,
 };
 
 /* Counters of struct dump_ctx */
@@ -332,6 +333,9 @@ enum dump_counter {
  * @cdc_big_endian: SMC-D CDC cursors are big-endian (--cdc-endian big)
  * @dir: follow: the directory of the stream files
  * @max_gap: follow: the max-gap (0: no limit)
+ * @window_ns: analyze: the throughput window, nanoseconds
+ * @has_token: analyze: only the connections of @token
+ * @token: analyze: the local alert token asked for
  */
 struct dump_opts {
 	enum dump_cmd cmd;
@@ -342,6 +346,9 @@ struct dump_opts {
 	bool cdc_big_endian;
 	const char *dir;
 	uint64_t max_gap;
+	uint64_t window_ns;
+	bool has_token;
+	uint32_t token;
 };
 
 /**
@@ -358,6 +365,7 @@ struct dump_opts {
  * @lhsize: slots in @lhash, a power of two
  * @nomem: memory ran out (links untracked)
  * @track: connections and streams (follow, stats), else NULL
+ * @an: the analyzer (analyze), else NULL
  * @tcache_sec: the second @tcache holds the local time of
  * @tcache: "HH:MM:SS" of @tcache_sec
  */
@@ -376,6 +384,7 @@ struct dump_ctx {
 	size_t lhsize;
 	bool nomem;
 	struct dump_track *track;
+	struct dump_analyze *an;
 	struct dump_clc_part *clc_parts;
 	unsigned int nclc_parts;
 	long long tcache_sec;
@@ -407,6 +416,32 @@ uint32_t dump_clc_msg_len(const uint8_t *p, uint32_t avail);
 int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
 		    uint32_t avail, bool quiet, uint32_t *used,
 		    bool *incomplete, char *err, size_t errlen);
+
+bool dump_clc_peer_buf(const uint8_t *p, uint32_t avail, bool *smcd,
+		       uint32_t *size);
+
+/* ---- analyze.c ---- */
+
+struct dump_analyze;
+
+/* analyze: default throughput window, and the stalls listed per stream */
+#define DUMP_AN_WINDOW_NS	100000000ull
+#define DUMP_AN_STALLS		5
+
+/* dump_analyze_report(): no connection has the token asked for */
+#define DUMP_AN_NO_TOKEN	4
+
+struct dump_analyze *dump_analyze_new(const struct dump_opts *o);
+void dump_analyze_time(struct dump_analyze *a, long long sec, uint32_t nsec);
+void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
+			 long long sec, uint32_t nsec,
+			 const struct dump_pkt *pkt, const struct dump_rec *r,
+			 const struct dump_cdc *cdc);
+void dump_analyze_clc(struct dump_analyze *a, uint64_t frame,
+		      const struct dump_pkt *pkt, const uint8_t *p,
+		      uint32_t len);
+int dump_analyze_report(struct dump_analyze *a);
+void dump_analyze_free(struct dump_analyze *a);
 
 /* ---- reader.c ---- */
 
