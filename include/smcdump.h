@@ -441,6 +441,77 @@ void dump_analyze_clc(struct dump_analyze *a, uint64_t frame,
 		      const struct dump_pkt *pkt, const uint8_t *p,
 		      uint32_t len);
 int dump_analyze_report(struct dump_analyze *a);
+
+/* What a point of a trace is */
+enum dump_an_kind {
+	DUMP_AN_DATA,	/* a data record of the direction */
+	DUMP_AN_PROD,	/* a CDC message of the sender: producer cursor */
+	DUMP_AN_CONS,	/* a CDC message of the receiver: consumer cursor */
+};
+
+/**
+ * struct dump_an_point - one record of a direction, as the graph draws it
+ * @t: ns since the capture's first frame
+ * @frame: frame number
+ * @lo: DATA: offset; PROD: the producer cursor as a stream position;
+ *	CONS: the consumer cursor as a stream position
+ * @hi: DATA: offset + orig_len; PROD: @lo; CONS: @lo plus the buffer
+ *	(the limit the sender may not pass), @lo when the buffer is unknown
+ * @kind: enum dump_an_kind
+ * @flags: DATA: the record's SMC_DUMP_F_*; PROD: the producer flags
+ * @state: PROD: the connection state flags
+ * @known: @lo and @hi are known (a cursor that wrapped needs the buffer)
+ * @full: the receiver's buffer is full after this record
+ */
+struct dump_an_point {
+	int64_t t;
+	uint64_t frame;
+	uint64_t lo;
+	uint64_t hi;
+	uint8_t kind;
+	uint8_t flags;
+	uint8_t state;
+	bool known;
+	bool full;
+};
+
+/**
+ * struct dump_an_trace - one direction of a connection
+ * @mode: SMC_DUMP_MODE_*
+ * @token: the records' token
+ * @family: AF_INET or AF_INET6
+ * @laddr: local address (16 bytes, IPv4 in the first 4), @lport its port
+ * @raddr: peer address, @rport its port
+ * @dir: 0 tx, 1 rx
+ * @buffer: the receiver's buffer, 0 when unknown
+ * @buffer_from: "clc", "inferred-wrap", "inferred-in-flight", or NULL
+ * @buffer_inferred: @buffer was inferred
+ * @data: data records
+ * @cons_from_start: the stream begins in the capture (offset 0) and the
+ *	receiver sent consumer cursors: before the first one it was 0
+ * @pt: the points in capture order, @n of them
+ */
+struct dump_an_trace {
+	uint8_t mode;
+	uint32_t token;
+	int family;
+	const uint8_t *laddr;
+	const uint8_t *raddr;
+	uint16_t lport;
+	uint16_t rport;
+	int dir;
+	uint64_t buffer;
+	const char *buffer_from;
+	bool buffer_inferred;
+	uint64_t data;
+	bool cons_from_start;
+	struct dump_an_point *pt;
+	size_t n;
+};
+
+typedef int (*dump_an_trace_cb)(void *arg, const struct dump_an_trace *tr);
+int dump_analyze_traces(struct dump_analyze *a, dump_an_trace_cb cb,
+			void *arg);
 void dump_analyze_free(struct dump_analyze *a);
 
 /* ---- reader.c ---- */

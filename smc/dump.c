@@ -36,6 +36,7 @@ static void usage(FILE *f)
 		"       smc dump stats [ cdc-endian { little | big } ] FILE\n"
 		"       smc dump analyze [ cdc-endian { little | big } ] [ window MS ]\n"
 		"                        [ token T ] FILE\n"
+		"       smc dump graph [ token T ] [ tx | rx ] [ write OUT ] FILE\n"
 		"       smc dump { start | stop | show } ...\n"
 		"FILE := { PATH | - }   pcap or pcapng; - is standard input\n"
 		"Global options -j (JSON), -p (pretty), -d, -x also apply.\n"
@@ -278,6 +279,8 @@ int do_dump(int argc, char **argv)
 		return dump_stop(argc - 1, argv + 1);
 	if (!strcmp(argv[0], "show"))
 		return dump_show(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "graph"))
+		return dump_graph(argc - 1, argv + 1);
 	if (!matches(argv[0], "read")) {
 		o.d.cmd = DUMP_CMD_READ;
 	} else if (!matches(argv[0], "follow")) {

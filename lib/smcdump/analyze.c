@@ -27,9 +27,9 @@
 #include "json_print.h"
 
 enum ev_kind {
-	EV_DATA,
-	EV_PROD,
-	EV_CONS,
+	EV_DATA = DUMP_AN_DATA,
+	EV_PROD = DUMP_AN_PROD,
+	EV_CONS = DUMP_AN_CONS,
 };
 
 /* CDC producer flags (record-format.md) */
@@ -41,10 +41,10 @@ enum ev_kind {
  * @t: capture time, ns since the epoch
  * @frame: frame number
  * @pos: DATA: offset; PROD, CONS: the cursor's count
- * @len: DATA: orig_len
+ * @len: DATA: orig_len; PROD: the connection state flags
  * @wrap: PROD, CONS: the cursor's wrap
  * @kind: enum ev_kind
- * @flags: PROD: producer flags
+ * @flags: DATA: the record's flags (SMC_DUMP_F_*); PROD: producer flags
  */
 struct ev {
 	int64_t t;
@@ -114,12 +114,22 @@ struct dump_analyze {
 	struct aclc *clc;
 	size_t nclc;
 	size_t clccap;
+	bool clc_sorted;
 	uint64_t legacy;
 	bool nomem;
 };
 
+/* ns since the epoch; a broken capture's times are held to the years
+ * 1970..2255 so that nothing overflows
+ */
 static int64_t ts_ns(long long sec, uint32_t nsec)
 {
+	if (sec < 0)
+		sec = 0;
+	if (sec > 9000000000ll)
+		sec = 9000000000ll;
+	if (nsec > 999999999u)
+		nsec = 999999999u;
 	return (int64_t)sec * 1000000000 + nsec;
 }
 
@@ -305,7 +315,7 @@ void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
 		e->pos = r->offset;
 		e->len = r->orig_len;
 		e->wrap = 0;
-		e->flags = 0;
+		e->flags = r->flags;
 		return;
 	}
 	/* the sender's CDC: its producer cursor, for direction d */
@@ -316,7 +326,7 @@ void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
 	e->frame = frame;
 	e->kind = EV_PROD;
 	e->pos = cdc->prod_count;
-	e->len = 0;
+	e->len = cdc->conn_state_flags;
 	e->wrap = cdc->prod_wrap;
 	e->flags = cdc->prod_flags;
 	/* and its consumer cursor, for the other direction */
@@ -363,6 +373,7 @@ void dump_analyze_clc(struct dump_analyze *a, uint64_t frame,
 		a->clc = v;
 		a->clccap = cap;
 	}
+	a->clc_sorted = false;
 	m = &a->clc[a->nclc++];
 	memset(m, 0, sizeof(*m));
 	m->family = (uint8_t)pkt->family;
@@ -394,6 +405,13 @@ static int clc_cmp(const void *x, const void *y)
 	if (a->frame != b->frame)
 		return a->frame < b->frame ? -1 : 1;
 	return 0;
+}
+
+static void clc_sort(struct dump_analyze *a)
+{
+	if (a->nclc && !a->clc_sorted)
+		qsort(a->clc, a->nclc, sizeof(*a->clc), clc_cmp);
+	a->clc_sorted = true;
 }
 
 /* The buffer of the receiver of direction @d of @c: the last size its
@@ -484,6 +502,7 @@ struct result {
 	uint64_t buf;
 	enum buf_src src;
 	bool window;		/* the window numbers are known */
+	bool cons_from_start;	/* consumer cursor 0 before the first one */
 	int64_t closed_ns;
 	uint64_t closed_n;
 	int64_t limited_ns;
@@ -584,7 +603,7 @@ static void stall_add(struct result *r, const struct stall *s)
 }
 
 static void analyze_dir(const struct dump_analyze *a, const struct aconn *c,
-			int dn, struct result *r)
+			int dn, struct result *r, struct dump_an_point *pt)
 {
 	const struct dir *d = &c->d[dn];
 	struct unwrap up = { 0 }, uc = { 0 };
@@ -614,10 +633,12 @@ static void analyze_dir(const struct dump_analyze *a, const struct aconn *c,
 	if (lowest == 0 && any_cons) {
 		has_c = true;
 		cons = 0;
+		r->cons_from_start = true;
 	}
 	for (i = 0; i < d->n; i++) {
 		const struct ev *v = &d->ev[i];
-		bool progress = false, full;
+		bool progress = false, full, known = false;
+		uint64_t at = 0;
 		int64_t x;
 
 		switch (v->kind) {
@@ -662,6 +683,8 @@ static void analyze_dir(const struct dump_analyze *a, const struct aconn *c,
 				int64_t w = unwrap(&up, v->wrap);
 				uint64_t abs = (uint64_t)w * r->buf + v->pos;
 
+				known = true;
+				at = abs;
 				if (!has_p || abs > p) {
 					progress = has_p;
 					p = abs;
@@ -688,6 +711,8 @@ static void analyze_dir(const struct dump_analyze *a, const struct aconn *c,
 
 				cons = (uint64_t)w * r->buf + v->pos;
 				has_c = true;
+				known = true;
+				at = cons;
 			}
 			break;
 		}
@@ -718,6 +743,21 @@ static void analyze_dir(const struct dump_analyze *a, const struct aconn *c,
 				deferred = x;
 			}
 			closed = false;
+		}
+		if (pt) {
+			struct dump_an_point *o = &pt[i];
+
+			o->t = v->t > a->base ? v->t - a->base : 0;
+			o->frame = v->frame;
+			o->kind = v->kind;
+			o->flags = v->flags;
+			o->state = v->kind == EV_PROD ? (uint8_t)v->len : 0;
+			o->known = v->kind == EV_DATA || known;
+			o->lo = v->kind == EV_DATA ? v->pos : at;
+			o->hi = v->kind == EV_DATA ? v->pos + v->len :
+				v->kind == EV_CONS && known && r->buf ?
+				at + r->buf : at;
+			o->full = full;
 		}
 		if (progress || (!has_prog && has_p)) {
 			if (has_prog && v->t > prog_t) {
@@ -820,7 +860,7 @@ static void print_dir(const struct dump_analyze *a, const struct aconn *c,
 	struct result r;
 	unsigned int i;
 
-	analyze_dir(a, c, dn, &r);
+	analyze_dir(a, c, dn, &r, NULL);
 	open_json_object(name[dn]);
 	print_string(PRINT_FP, NULL, "  %s:", name[dn]);
 	print_u64(PRINT_ANY, "data", " data %" PRIu64, r.data);
@@ -944,8 +984,7 @@ int dump_analyze_report(struct dump_analyze *a)
 	const struct aconn *c;
 	char buf[32];
 
-	if (a->nclc)
-		qsort(a->clc, a->nclc, sizeof(*a->clc), clc_cmp);
+	clc_sort(a);
 	open_json_object(NULL);
 	snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64,
 		 a->window_ns / 1000000, a->window_ns % 1000000);
@@ -974,6 +1013,58 @@ int dump_analyze_report(struct dump_analyze *a)
 			"Error: no record of the capture has token 0x%08x.\n",
 			a->token);
 		return DUMP_AN_NO_TOKEN;
+	}
+	return 0;
+}
+
+/**
+ * dump_analyze_traces() - hand every connection direction that has
+ *	records to @cb, with its events as points
+ * @a: the analyzer, after the last record
+ * @cb: called per direction, in order of the connections' first record,
+ *	tx before rx; a nonzero return stops the walk
+ * @arg: for @cb
+ *
+ * Return: 0, the first nonzero return of @cb, or -1 when memory ran out.
+ */
+int dump_analyze_traces(struct dump_analyze *a, dump_an_trace_cb cb,
+			void *arg)
+{
+	const struct aconn *c;
+	struct dump_an_trace tr;
+	struct result r;
+	int dn, rc;
+
+	clc_sort(a);
+	for (c = a->first; c; c = c->next) {
+		for (dn = 0; dn < 2; dn++) {
+			if (!c->d[dn].n)
+				continue;
+			memset(&tr, 0, sizeof(tr));
+			tr.pt = calloc(c->d[dn].n, sizeof(*tr.pt));
+			if (!tr.pt)
+				return -1;
+			analyze_dir(a, c, dn, &r, tr.pt);
+			tr.n = c->d[dn].n;
+			tr.mode = c->mode;
+			tr.token = c->token;
+			tr.family = c->family;
+			tr.laddr = c->laddr;
+			tr.raddr = c->raddr;
+			tr.lport = c->lport;
+			tr.rport = c->rport;
+			tr.dir = dn;
+			tr.buffer = r.buf;
+			tr.buffer_from = r.buf ? buf_src_name[r.src] : NULL;
+			tr.buffer_inferred = r.src == BUF_WRAP ||
+					     r.src == BUF_FLIGHT;
+			tr.data = r.data;
+			tr.cons_from_start = r.cons_from_start;
+			rc = cb(arg, &tr);
+			free(tr.pt);
+			if (rc)
+				return rc;
+		}
 	}
 	return 0;
 }
