@@ -254,7 +254,7 @@ static struct aconn *conn_get(struct dump_analyze *a,
 static struct ev *ev_add(struct dump_analyze *a, struct dir *d)
 {
 	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 16;
+		size_t cap = d->cap ? d->cap * 2 : 4;
 		struct ev *v = realloc(d->ev, cap * sizeof(*v));
 
 		if (!v) {
