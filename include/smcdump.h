@@ -298,6 +298,7 @@ enum dump_cmd {
 	DUMP_CMD_READ,
 	DUMP_CMD_FOLLOW,
 	DUMP_CMD_STATS,
+	DUMP_CMD_ANALYZE,
 };
 
 /* Counters of struct dump_ctx */
@@ -332,6 +333,9 @@ enum dump_counter {
  * @cdc_big_endian: SMC-D CDC cursors are big-endian (--cdc-endian big)
  * @dir: follow: the directory of the stream files
  * @max_gap: follow: the max-gap (0: no limit)
+ * @window_ns: analyze: the throughput window, nanoseconds
+ * @has_token: analyze: only the connections of @token
+ * @token: analyze: the local alert token asked for
  */
 struct dump_opts {
 	enum dump_cmd cmd;
@@ -342,6 +346,9 @@ struct dump_opts {
 	bool cdc_big_endian;
 	const char *dir;
 	uint64_t max_gap;
+	uint64_t window_ns;
+	bool has_token;
+	uint32_t token;
 };
 
 /**
@@ -358,6 +365,7 @@ struct dump_opts {
  * @lhsize: slots in @lhash, a power of two
  * @nomem: memory ran out (links untracked)
  * @track: connections and streams (follow, stats), else NULL
+ * @an: the analyzer (analyze), else NULL
  * @tcache_sec: the second @tcache holds the local time of
  * @tcache: "HH:MM:SS" of @tcache_sec
  */
@@ -376,6 +384,7 @@ struct dump_ctx {
 	size_t lhsize;
 	bool nomem;
 	struct dump_track *track;
+	struct dump_analyze *an;
 	struct dump_clc_part *clc_parts;
 	unsigned int nclc_parts;
 	long long tcache_sec;
@@ -407,6 +416,103 @@ uint32_t dump_clc_msg_len(const uint8_t *p, uint32_t avail);
 int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
 		    uint32_t avail, bool quiet, uint32_t *used,
 		    bool *incomplete, char *err, size_t errlen);
+
+bool dump_clc_peer_buf(const uint8_t *p, uint32_t avail, bool *smcd,
+		       uint32_t *size);
+
+/* ---- analyze.c ---- */
+
+struct dump_analyze;
+
+/* analyze: default throughput window, and the stalls listed per stream */
+#define DUMP_AN_WINDOW_NS	100000000ull
+#define DUMP_AN_STALLS		5
+
+/* dump_analyze_report(): no connection has the token asked for */
+#define DUMP_AN_NO_TOKEN	4
+
+struct dump_analyze *dump_analyze_new(const struct dump_opts *o);
+void dump_analyze_time(struct dump_analyze *a, long long sec, uint32_t nsec);
+void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
+			 long long sec, uint32_t nsec,
+			 const struct dump_pkt *pkt, const struct dump_rec *r,
+			 const struct dump_cdc *cdc);
+void dump_analyze_clc(struct dump_analyze *a, uint64_t frame,
+		      const struct dump_pkt *pkt, const uint8_t *p,
+		      uint32_t len);
+int dump_analyze_report(struct dump_analyze *a);
+
+/* What a point of a trace is */
+enum dump_an_kind {
+	DUMP_AN_DATA,	/* a data record of the direction */
+	DUMP_AN_PROD,	/* a CDC message of the sender: producer cursor */
+	DUMP_AN_CONS,	/* a CDC message of the receiver: consumer cursor */
+};
+
+/**
+ * struct dump_an_point - one record of a direction, as the graph draws it
+ * @t: ns since the capture's first frame
+ * @frame: frame number
+ * @lo: DATA: offset; PROD: the producer cursor as a stream position;
+ *	CONS: the consumer cursor as a stream position
+ * @hi: DATA: offset + orig_len; PROD: @lo; CONS: @lo plus the buffer
+ *	(the limit the sender may not pass), @lo when the buffer is unknown
+ * @kind: enum dump_an_kind
+ * @flags: DATA: the record's SMC_DUMP_F_*; PROD: the producer flags
+ * @state: PROD: the connection state flags
+ * @known: @lo and @hi are known (a cursor that wrapped needs the buffer)
+ * @full: the receiver's buffer is full after this record
+ */
+struct dump_an_point {
+	int64_t t;
+	uint64_t frame;
+	uint64_t lo;
+	uint64_t hi;
+	uint8_t kind;
+	uint8_t flags;
+	uint8_t state;
+	bool known;
+	bool full;
+};
+
+/**
+ * struct dump_an_trace - one direction of a connection
+ * @mode: SMC_DUMP_MODE_*
+ * @token: the records' token
+ * @family: AF_INET or AF_INET6
+ * @laddr: local address (16 bytes, IPv4 in the first 4), @lport its port
+ * @raddr: peer address, @rport its port
+ * @dir: 0 tx, 1 rx
+ * @buffer: the receiver's buffer, 0 when unknown
+ * @buffer_from: "clc", "inferred-wrap", "inferred-in-flight", or NULL
+ * @buffer_inferred: @buffer was inferred
+ * @data: data records
+ * @cons_from_start: the stream begins in the capture (offset 0) and the
+ *	receiver sent consumer cursors: before the first one it was 0
+ * @pt: the points in capture order, @n of them
+ */
+struct dump_an_trace {
+	uint8_t mode;
+	uint32_t token;
+	int family;
+	const uint8_t *laddr;
+	const uint8_t *raddr;
+	uint16_t lport;
+	uint16_t rport;
+	int dir;
+	uint64_t buffer;
+	const char *buffer_from;
+	bool buffer_inferred;
+	uint64_t data;
+	bool cons_from_start;
+	struct dump_an_point *pt;
+	size_t n;
+};
+
+typedef int (*dump_an_trace_cb)(void *arg, const struct dump_an_trace *tr);
+int dump_analyze_traces(struct dump_analyze *a, dump_an_trace_cb cb,
+			void *arg);
+void dump_analyze_free(struct dump_analyze *a);
 
 /* ---- reader.c ---- */
 

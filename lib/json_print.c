@@ -443,6 +443,31 @@ void print_u64(enum output_type type, const char *key, const char *fmt,
 }
 
 /**
+ * print_float() - print a real number
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @key: JSON member name (NULL inside an array)
+ * @fmt: printf format for text mode, with one %f (or %.2f, %g ...)
+ * @value: the number; JSON has it with 15 significant digits (%.15g),
+ *	or null when it is not finite
+ */
+void print_float(enum output_type type, const char *key, const char *fmt,
+		 double value)
+{
+	char buf[40];
+
+	if (json_ctx(type)) {
+		jw_member(key);
+		if (value != value || value > 1e308 || value < -1e308)
+			snprintf(buf, sizeof(buf), "null");
+		else
+			snprintf(buf, sizeof(buf), "%.15g", value);
+		fputs(buf, stdout);
+	} else if (text_ctx(type)) {
+		text(fmt, value);
+	}
+}
+
+/**
  * print_hex() - print a number in hex
  * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
  * @key: JSON member name (NULL inside an array)

@@ -4,7 +4,8 @@
 # bench-decoder.sh - speed of `smc dump read` on a large generated capture,
 # beside `tcpdump -r FILE -w /dev/null` (libpcap reading the file and
 # writing it back: the floor of any pcap reader) and `tshark -r FILE`
-# (Wireshark's full decode). One run of each; ratios against tcpdump.
+# (Wireshark's full decode), and `smc dump analyze` and `graph` on the
+# same file. One run of each; ratios against tcpdump and against read.
 #
 # Environment:
 #   SMC_DUMP_BENCH_SIZE  bytes of SMC dump records to generate (UDP
@@ -98,27 +99,30 @@ run "tcpdump -r FILE -w /dev/null" tcpdump -r "$cap" -w /dev/null
 run "smc dump read FILE" "$smc" dump read "$cap"
 run "smc -j dump read FILE" "$smc" -j dump read "$cap"
 run "smc dump stats FILE" "$smc" dump stats "$cap"
+run "smc dump analyze FILE" "$smc" dump analyze "$cap"
+run "smc dump graph FILE (PNG)" "$smc" dump graph write "$dir/graph.png" "$cap"
 if [ "$with_tshark" != 0 ]; then
 	run "tshark -r FILE" tshark -r "$cap"
 fi
 
 printf '\ncapture: %s bytes, %s records (%s of records asked)\n\n' \
 	"$bytes" "$records" "$size_arg"
-printf '%-30s %10s %12s %10s %11s\n' "command" "seconds" "records/s" \
-	"MB/s" "x tcpdump"
+printf '%-30s %10s %12s %10s %11s %8s\n' "command" "seconds" "records/s" \
+	"MB/s" "x tcpdump" "x read"
 base=${ns[0]}
+rbase=${ns[1]}
 for i in "${!names[@]}"; do
 	awk -v n="${names[i]}" -v t="${ns[i]}" -v b="$bytes" -v r="$records" \
-	    -v base="$base" 'BEGIN {
+	    -v base="$base" -v rbase="$rbase" 'BEGIN {
 		s = t / 1e9; if (s <= 0) s = 1e-9
-		printf "%-30s %10.3f %12.0f %10.1f %11.2f\n", n, s, r / s,
-		       b / s / 1e6, t / base
+		printf "%-30s %10.3f %12.0f %10.1f %11.2f %8.2f\n", n, s, r / s,
+		       b / s / 1e6, t / base, (rbase > 0 ? t / rbase : 0)
 	}'
 done
 
 # Scale (issue 17): 200k records that are each their own connection, and
-# 200k records of one stream in reverse order with holes; follow and
-# stats against read on the same file, with the maximum RSS of each.
+# 200k records of one stream in reverse order with holes; follow, stats
+# and analyze against read on the same file, with the maximum RSS of each.
 # SMC_DUMP_BENCH_SCALE sets the number of records.
 python3 -c '
 import sys
@@ -162,6 +166,9 @@ for f in conns reverse; do
 	read -r ss sk < <(measure "$smc" dump stats "$dir/$f.pcap")
 	printf '%-30s %8.2f %12s %8s %8s\n' "smc dump stats $f" "$ss" "$sk" \
 		"$(ratio "$ss" "$rs")" "3x $(verdict "$ss" "$rs")"
+	read -r as ak < <(measure "$smc" dump analyze "$dir/$f.pcap")
+	printf '%-30s %8.2f %12s %8s\n' "smc dump analyze $f" "$as" "$ak" \
+		"$(ratio "$as" "$rs")"
 	before='rm -rf "$dir/follow"'
 	read -r fs fk < <(measure "$smc" dump follow "$dir/$f.pcap" "$dir/follow")
 	find "$dir/follow" -type f -printf '%f %s\n' >"$dir/files.list"

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smc dump: the `read`, `follow` and `stats` commands, which decode
+ * smc dump: the `read`, `follow`, `stats` and `analyze` commands, which decode
  * captures of smc-dummy links (and of the TCP handshake): argv here, the
  * reading (lib/smcdump/reader.c) and decoding in the decoder library.
  * `start`, `stop` and `show` live in capture.c and capture_ctl.c.
  *
  * Exit status: 0 all decoded, 1 malformed records or CLC messages seen
  * (the rest was decoded), 2 usage error, 3 the capture cannot be opened
- * or read, or follow cannot write its files.
+ * or read, or follow cannot write its files, 4 analyze was given a token
+ * that no record has.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,11 +34,15 @@ static void usage(FILE *f)
 		"       smc dump follow [ cdc-endian { little | big } ] [ max-gap BYTES ]\n"
 		"                       FILE DIR\n"
 		"       smc dump stats [ cdc-endian { little | big } ] FILE\n"
+		"       smc dump analyze [ cdc-endian { little | big } ] [ window MS ]\n"
+		"                        [ token T ] FILE\n"
+		"       smc dump graph [ token T ] [ tx | rx ] [ write OUT ] FILE\n"
 		"       smc dump { start | stop | show } ...\n"
 		"FILE := { PATH | - }   pcap or pcapng; - is standard input\n"
 		"Global options -j (JSON), -p (pretty), -d, -x also apply.\n"
 		"Exit status: 0 ok, 1 malformed input seen, 2 usage,\n"
-		"             3 cannot open or read FILE or write DIR\n");
+		"             3 cannot open or read FILE or write DIR,\n"
+		"             4 analyze: no record has token T\n");
 }
 
 /* ---- one run: a capture through the decoder library ---- */
@@ -56,7 +61,14 @@ static struct dump_ctx *ctx_new(const struct opts *o, int dlt)
 		return NULL;
 	}
 	dump_ctx_init(c, &o->d, dlt);
-	if (o->d.cmd != DUMP_CMD_READ) {
+	if (o->d.cmd == DUMP_CMD_ANALYZE) {
+		c->an = dump_analyze_new(&o->d);
+		if (!c->an) {
+			fprintf(stderr, "Error: out of memory\n");
+			free(c);
+			return NULL;
+		}
+	} else if (o->d.cmd != DUMP_CMD_READ) {
 		c->track = dump_track_new(o->d.dir, o->d.max_gap);
 		if (!c->track) {
 			fprintf(stderr, "Error: %s: %s\n",
@@ -81,11 +93,17 @@ static int ctx_end(struct dump_ctx *c)
 		if (trc)
 			rc = trc;
 	}
+	if (c->an) {
+		trc = dump_analyze_report(c->an);
+		if (trc)
+			rc = trc;
+	}
 	delete_json_obj();
 	fflush(stdout);
 	if (!rc && c->cnt[DUMP_CNT_MALFORMED])
 		rc = DUMP_EXIT_MALFORMED;
 	dump_track_free(c->track);
+	dump_analyze_free(c->an);
 	dump_ctx_free(c);
 	return rc;
 }
@@ -161,6 +179,38 @@ static int parse(int argc, char **argv, struct opts *o)
 			if (errno || end == argv[i] || *end || argv[i][0] == '-')
 				return invarg("expected a number of bytes",
 					      argv[i]);
+		} else if (o->d.cmd == DUMP_CMD_ANALYZE &&
+			   (!strcmp(a, "window") || !strcmp(a, "token"))) {
+			char *end;
+			unsigned long long v;
+
+			if (++i == argc) {
+				fprintf(stderr,
+					"Error: \"%s\" needs %s, try \"smc dump help\".\n",
+					a, a[0] == 'w' ? "milliseconds" :
+					"a token");
+				return DUMP_EXIT_USAGE;
+			}
+			errno = 0;
+			v = strtoull(argv[i], &end, 0);
+			if (errno || end == argv[i] || *end ||
+			    argv[i][0] == '-')
+				return invarg(a[0] == 'w' ?
+					      "expected milliseconds" :
+					      "expected a token (0x...)",
+					      argv[i]);
+			if (a[0] == 'w') {
+				if (!v || v > 3600000)
+					return invarg("expected 1 to 3600000 milliseconds",
+						      argv[i]);
+				o->d.window_ns = v * 1000000ull;
+			} else {
+				if (v > UINT32_MAX)
+					return invarg("a token has 32 bits",
+						      argv[i]);
+				o->d.has_token = true;
+				o->d.token = (uint32_t)v;
+			}
 		} else if (!strncmp(a, "--cdc-endian=", 13)) {
 			if (!matches(a + 13, "little"))
 				o->d.cdc_big_endian = false;
@@ -206,7 +256,8 @@ static int parse(int argc, char **argv, struct opts *o)
  * @argv: the arguments after "dump": argv[0] is the command
  *
  * read prints the records of a capture; follow writes each connection's
- * byte streams to files; stats counts. Uses the global options json,
+ * byte streams to files; stats counts; analyze measures each direction
+ * (lib/smcdump/analyze.c). Uses the global options json,
  * pretty, show_details and show_hex of smc.c, which the command's own
  * -j -p -d -x add to.
  *
@@ -228,12 +279,16 @@ int do_dump(int argc, char **argv)
 		return dump_stop(argc - 1, argv + 1);
 	if (!strcmp(argv[0], "show"))
 		return dump_show(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "graph"))
+		return dump_graph(argc - 1, argv + 1);
 	if (!matches(argv[0], "read")) {
 		o.d.cmd = DUMP_CMD_READ;
 	} else if (!matches(argv[0], "follow")) {
 		o.d.cmd = DUMP_CMD_FOLLOW;
 	} else if (!matches(argv[0], "stats")) {
 		o.d.cmd = DUMP_CMD_STATS;
+	} else if (!matches(argv[0], "analyze")) {
+		o.d.cmd = DUMP_CMD_ANALYZE;
 	} else if (!matches(argv[0], "help") || !strcmp(argv[0], "-h")) {
 		usage(stdout);
 		return DUMP_EXIT_OK;

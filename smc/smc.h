@@ -22,6 +22,8 @@ extern int show_hex;		/* -x: hex dump of payloads */
 int do_ueid(int argc, char **argv);
 int do_stats(int argc, char **argv);
 int do_dump(int argc, char **argv);
+/* smc dump graph (graph.c) */
+int dump_graph(int argc, char **argv);
 int do_socket(int argc, char **argv);
 
 /* socket.c: the smcss entry point, for a binary run as "smcss"; takes the

@@ -1044,3 +1044,41 @@ int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
 	out_close(&s);
 	return s.bad ? DUMP_BAD : DUMP_OK;
 }
+
+/**
+ * dump_clc_peer_buf() - the receive buffer a CLC Accept or Confirm
+ *	announces
+ * @p: the message
+ * @avail: bytes at @p
+ * @smcd: set for an SMC-D message (typev1 D)
+ * @size: the bytes the sender of the message gives its peer to write
+ *	into: SMC-R the RMBE size, 2^(rmbe_size + 14); SMC-D the DMBE size
+ *	less the 32-byte CDC message at its head, as Linux counts its
+ *	cursors (smcd_conn_save_peer_info())
+ *
+ * Return: true when @p is an Accept or Confirm of path R or D holding
+ * the size field.
+ */
+bool dump_clc_peer_buf(const uint8_t *p, uint32_t avail, bool *smcd,
+		       uint32_t *size)
+{
+	unsigned int typev1, v;
+
+	if (avail < CLC_HDR_LEN || !dump_clc_is_eyecatcher(p) ||
+	    (p[HDR(type)] != CLC_ACCEPT && p[HDR(type)] != CLC_CONFIRM))
+		return false;
+	typev1 = p[HDR(vers_types)] & 3;
+	if (typev1 == SMC_TYPE_R && avail > RACC(rmbe_size_qp_mtu)) {
+		v = p[RACC(rmbe_size_qp_mtu)] >> 4;
+		*smcd = false;
+		*size = 1u << (v + 14);
+		return true;
+	}
+	if (typev1 == SMC_TYPE_D && avail > DACC(dmbe_size)) {
+		v = p[DACC(dmbe_size)] >> 4;
+		*smcd = true;
+		*size = (1u << (v + 14)) - DUMP_CDC_D_LEN;
+		return true;
+	}
+	return false;
+}

@@ -597,7 +597,10 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 	if (r.legacy) {
 		if (rc == DUMP_OK)
 			c->cnt[DUMP_CNT_LEGACY]++;
-		else
+		if (rc == DUMP_OK && c->an)
+			dump_analyze_record(c->an, c->frame, sec, nsec, pkt,
+					    &r, NULL);
+		else if (rc != DUMP_OK)
 			c->cnt[DUMP_CNT_MALFORMED]++;
 		if (c->o.cmd == DUMP_CMD_READ)
 			print_record(c, sec, nsec, pkt, &r, NULL,
@@ -633,6 +636,9 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		link_seq(c, pkt, r.seq);
 		if (c->track)
 			dump_track_record(c->track, pkt, &r, pcdc);
+		if (c->an)
+			dump_analyze_record(c->an, c->frame, sec, nsec, pkt, &r,
+					    pcdc);
 	} else {
 		c->cnt[DUMP_CNT_MALFORMED]++;
 	}
@@ -664,6 +670,8 @@ static void emit_clc(struct dump_ctx *c, long long sec, uint32_t nsec,
 			     sizeof(err));
 	if (rc != DUMP_OK)
 		c->cnt[DUMP_CNT_MALFORMED]++;
+	else if (c->an && !*incomplete)
+		dump_analyze_clc(c->an, c->frame, pkt, p, *used);
 	if (read) {
 		if (part && part->segs > 1) {
 			print_uint(PRINT_ANY, "segments", " segments %u",
@@ -948,6 +956,8 @@ void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
 
 	c->frame++;
 	c->cnt[DUMP_CNT_FRAMES]++;
+	if (c->an)
+		dump_analyze_time(c->an, ts_sec, ts_nsec);
 	rc = dump_parse_frame(c->dlt, data, caplen, &pkt, err, sizeof(err));
 	/* tcpdump -i any sees each packet on lo twice: keep the received
 	 * copy (the handshake of connections to a local address)

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target for the smc dump decoder: the record, CDC and CLC
  * parsers alone, and whole frames through dump_decode_frame() with text
- * or JSON output (to /dev/null) and the stats tracker.
+ * or JSON output (to /dev/null) and the stats tracker with the analyzer
+ * of smc dump analyze beside it.
  *
  * Input: byte 0 selects the target, byte 1 the options, the rest is the
  * target's data; for frames a sequence of [length (2 bytes, big-endian)]
@@ -94,8 +95,8 @@ static void fuzz_clc(const uint8_t *p, size_t n, uint8_t opt)
 	free(b);
 }
 
-/* A read (or, with bit 6 of @opt, stats) run of link type @dlt with the
- * output options of @opt, as smc dump starts one
+/* A read (or, with bit 6 of @opt, stats and analyze) run of link type
+ * @dlt with the output options of @opt, as smc dump starts one
  */
 static struct dump_ctx *run_begin(uint8_t opt, int dlt)
 {
@@ -111,7 +112,9 @@ static struct dump_ctx *run_begin(uint8_t opt, int dlt)
 	dump_ctx_init(c, &o, dlt);
 	if (cmd == DUMP_CMD_STATS) {
 		c->track = dump_track_new(NULL, 0);
-		if (!c->track)
+		/* the analyzer takes the same records beside the tracker */
+		c->an = dump_analyze_new(&o);
+		if (!c->track || !c->an)
 			abort();
 	}
 	new_json_obj(o.json, 0);
@@ -123,7 +126,10 @@ static void run_end(struct dump_ctx *c)
 	dump_decode_finish(c);
 	if (c->track)
 		dump_decode_report(c);
+	if (c->an)
+		dump_analyze_report(c->an);
 	delete_json_obj();
+	dump_analyze_free(c->an);
 	dump_track_free(c->track);
 	dump_ctx_free(c);
 }
