@@ -15,12 +15,15 @@
  * that lives for the whole run.
  *
  * The tool predicts the kernel's answer from a model of rtnl_newlink():
- * nla_parse_nested_deprecated() against the kind's policy (unknown types
- * and a broken tail are skipped, a u8 or u32 shorter than its type is
- * -ERANGE, the last of duplicates wins) and the kind's validate (exact
- * sizes, mode and capture at most 2, snaplen at most 65535). Then:
- *   - a payload the model calls invalid must be refused with an error,
- *     and must change nothing (no fzadd0; fzset0 reads back as before);
+ * nla_parse_nested_deprecated() against the kind's policy, which is strict
+ * from the first attribute on (strict_start_type): types 0 and above
+ * IFLA_SMC_DUMMY_MAX and a broken tail are skipped; every copy of a known
+ * attribute, in order, must have its exact size and no NLA_F_NESTED
+ * (else -EINVAL) and a value up to the uapi limit (else -ERANGE); the last
+ * of duplicates wins. Then:
+ *   - a payload the model calls invalid must be refused with the model's
+ *     errno, and must change nothing (no fzadd0; fzset0 reads back as
+ *     before);
  *   - a valid one must be accepted and read back (RTM_GETLINK) with the
  *     values the model expects, all in range; a created link is deleted.
  * Any difference is a failure and prints the payload in hex (replay with
@@ -204,52 +207,47 @@ struct state {
 
 /*
  * The kernel's answer to an IFLA_INFO_DATA body: 0 (accepted, *st updated)
- * or a negative errno. nla_parse_nested_deprecated(): no maxtype, nested-
- * flag or trailing-data checks; the policy's minimum lengths; the last
- * duplicate wins. Then smc_dummy_validate(): exact sizes and ranges.
+ * or a negative errno. nla_parse_nested_deprecated() skips types 0 and
+ * above the maximum and a broken tail (no maxtype or trailing-data
+ * checks); smc-dummy's policy is strict from type 1 on, so validate_nla()
+ * checks every copy of a known attribute in order: the exact size, then
+ * NLA_F_NESTED (both -EINVAL), then the range (-ERANGE). The last copy
+ * wins. smc_dummy_validate() then checks only IFLA_ADDRESS, not sent here.
  */
 static int model(const uint8_t *d, int len, struct state *st)
 {
 	const uint8_t *tb[IFLA_SMC_DUMMY_MAX + 1] = { NULL };
-	int tblen[IFLA_SMC_DUMMY_MAX + 1] = { 0 };
 	int rem = len, off = 0;
 
 	while (rem >= 4) {
-		uint16_t nla_len, type;
+		uint16_t nla_len, raw, type;
 		int alen;
 
 		memcpy(&nla_len, d + off, 2);
-		memcpy(&type, d + off + 2, 2);
+		memcpy(&raw, d + off + 2, 2);
 		if (nla_len < 4 || nla_len > rem)
 			break;
-		type &= NLA_TYPE_MASK;
+		type = raw & NLA_TYPE_MASK;
 		alen = nla_len - 4;
 		if (type >= 1 && type <= IFLA_SMC_DUMMY_MAX) {
-			int minlen = type == IFLA_SMC_DUMMY_SNAPLEN ? 4 : 1;
+			const uint8_t *p = d + off + 4;
+			uint32_t v;
 
-			if (alen < minlen)
+			if (alen != (type == IFLA_SMC_DUMMY_SNAPLEN ? 4 : 1))
+				return -EINVAL;
+			if (raw & NLA_F_NESTED)
+				return -EINVAL;
+			if (type == IFLA_SMC_DUMMY_SNAPLEN) {
+				memcpy(&v, p, 4);
+				if (v > SNAPLEN_MAX)
+					return -ERANGE;
+			} else if (p[0] > 2) {
 				return -ERANGE;
-			tb[type] = d + off + 4;
-			tblen[type] = alen;
+			}
+			tb[type] = p;
 		}
 		off += (nla_len + 3) & ~3;
 		rem -= (nla_len + 3) & ~3;
-	}
-	if (tb[IFLA_SMC_DUMMY_MODE] &&
-	    (tblen[IFLA_SMC_DUMMY_MODE] != 1 || tb[IFLA_SMC_DUMMY_MODE][0] > 2))
-		return -EINVAL;
-	if (tb[IFLA_SMC_DUMMY_CAPTURE] &&
-	    (tblen[IFLA_SMC_DUMMY_CAPTURE] != 1 ||
-	     tb[IFLA_SMC_DUMMY_CAPTURE][0] > 2))
-		return -EINVAL;
-	if (tb[IFLA_SMC_DUMMY_SNAPLEN]) {
-		uint32_t v;
-
-		if (tblen[IFLA_SMC_DUMMY_SNAPLEN] != 4)
-			return -EINVAL;
-		memcpy(&v, tb[IFLA_SMC_DUMMY_SNAPLEN], 4);
-		if (v > SNAPLEN_MAX)
-			return -EINVAL;
 	}
 	if (tb[IFLA_SMC_DUMMY_MODE])
 		st->mode = tb[IFLA_SMC_DUMMY_MODE][0];
@@ -578,6 +576,9 @@ int main(int argc, char **argv)
 				 &body, err, want);
 		} else if (!err && want) {
 			mismatch(it, name, "an invalid payload was accepted",
+				 &body, err, want);
+		} else if (err != want) {
+			mismatch(it, name, "refused with another errno",
 				 &body, err, want);
 		}
 

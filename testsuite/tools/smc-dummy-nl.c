@@ -13,9 +13,14 @@
  *       an empty payload)
  *
  * On a kernel error it prints "error: STRERROR (errno N): EXTACK" on
- * stderr and exits 1; usage errors exit 2.
+ * stderr and exits 1; usage errors exit 2. When the extack points at an
+ * attribute of the request (NLMSGERR_ATTR_OFFS), " (NAME)" follows, with
+ * the attribute's policy if the kernel sent it (NLMSGERR_ATTR_POLICY):
+ * " (NAME: u8 0..2)". NAME is IFLA_SMC_DUMMY_* inside IFLA_INFO_DATA,
+ * else "attribute TYPE at offset OFF".
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,25 +150,153 @@ static int msg_cb(const struct nlmsghdr *nlh, void *arg)
 	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), link_cb, arg);
 }
 
-/* Print the kernel's error with its extack message, if any. */
+/* The attribute @off bytes into @req, if it starts one, in @head..@end */
+static const struct nlattr *attr_at(const char *head, const char *end,
+				    const struct nlmsghdr *req, uint32_t off)
+{
+	const char *want = (const char *)req + off;
+	const struct nlattr *a;
+
+	for (a = (const void *)head; mnl_attr_ok(a, end - (const char *)a);
+	     a = mnl_attr_next(a)) {
+		if ((const char *)a == want)
+			return a;
+	}
+	return NULL;
+}
+
+/* An nlattr's payload as the start and end of an attribute stream */
+#define NEST(a)	(const char *)mnl_attr_get_payload(a), \
+		(const char *)mnl_attr_get_payload(a) + mnl_attr_get_payload_len(a)
+
+/*
+ * Name the attribute at @off of the request @req (echoed in the error):
+ * an IFLA_SMC_DUMMY_* inside IFLA_LINKINFO/IFLA_INFO_DATA, or its type.
+ */
+static void name_attr(const struct nlmsghdr *req, uint32_t off, char *out,
+		      size_t len)
+{
+	static const char * const names[] = {
+		[IFLA_SMC_DUMMY_MODE]		= "IFLA_SMC_DUMMY_MODE",
+		[IFLA_SMC_DUMMY_CAPTURE]	= "IFLA_SMC_DUMMY_CAPTURE",
+		[IFLA_SMC_DUMMY_SNAPLEN]	= "IFLA_SMC_DUMMY_SNAPLEN",
+	};
+	const char *end = (const char *)req + req->nlmsg_len;
+	const struct nlattr *a, *li = NULL, *data = NULL, *hit;
+	unsigned int type;
+
+	mnl_attr_for_each(a, req, sizeof(struct ifinfomsg))
+		if (mnl_attr_get_type(a) == IFLA_LINKINFO)
+			li = a;
+	if (li) {
+		mnl_attr_for_each_nested(a, li)
+			if (mnl_attr_get_type(a) == IFLA_INFO_DATA)
+				data = a;
+	}
+	if (data && (hit = attr_at(NEST(data), req, off))) {
+		type = mnl_attr_get_type(hit);
+		if (type < sizeof(names) / sizeof(names[0]) && names[type])
+			snprintf(out, len, "%s", names[type]);
+		else
+			snprintf(out, len, "IFLA_INFO_DATA attribute %u", type);
+		return;
+	}
+	hit = attr_at(mnl_nlmsg_get_payload_offset(req, sizeof(struct ifinfomsg)),
+		      end, req, off);
+	if (hit)
+		snprintf(out, len, "attribute %u at offset %u",
+			 mnl_attr_get_type(hit), off);
+	else
+		snprintf(out, len, "offset %u", off);
+}
+
+/* ": u8 0..2" from an NLMSGERR_ATTR_POLICY, or "" */
+static void describe_policy(const struct nlattr *pol, char *out, size_t len)
+{
+	static const char * const types[] = {
+		[NL_ATTR_TYPE_U8]	= "u8",
+		[NL_ATTR_TYPE_U16]	= "u16",
+		[NL_ATTR_TYPE_U32]	= "u32",
+		[NL_ATTR_TYPE_U64]	= "u64",
+	};
+	const char *type = NULL;
+	unsigned long long min = 0, max = 0;
+	int have_range = 0;
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, pol) {
+		switch (mnl_attr_get_type(a)) {
+		case NL_POLICY_TYPE_ATTR_TYPE:
+			if (mnl_attr_get_payload_len(a) == 4 &&
+			    mnl_attr_get_u32(a) < sizeof(types) / sizeof(types[0]))
+				type = types[mnl_attr_get_u32(a)];
+			break;
+		case NL_POLICY_TYPE_ATTR_MIN_VALUE_U:
+			if (mnl_attr_get_payload_len(a) == 8) {
+				min = mnl_attr_get_u64(a);
+				have_range |= 1;
+			}
+			break;
+		case NL_POLICY_TYPE_ATTR_MAX_VALUE_U:
+			if (mnl_attr_get_payload_len(a) == 8) {
+				max = mnl_attr_get_u64(a);
+				have_range |= 2;
+			}
+			break;
+		}
+	}
+	out[0] = 0;
+	if (!type)
+		return;
+	if (have_range == 3)
+		snprintf(out, len, ": %s %llu..%llu", type, min, max);
+	else
+		snprintf(out, len, ": %s", type);
+}
+
+/*
+ * Print the kernel's error with its extack message, if any, and the
+ * attribute the extack points at, with its policy.
+ */
 static void print_error(const struct nlmsghdr *nlh)
 {
 	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
 	const char *msg = "";
-	const struct nlattr *a;
+	const struct nlattr *a, *pol = NULL;
+	char name[64] = "", policy[64] = "";
+	long long off = -1;
 
 	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		size_t off = sizeof(*err);
+		size_t skip = sizeof(*err);
 
 		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
-		mnl_attr_for_each(a, nlh, off) {
-			if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG)
+			skip += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
+		mnl_attr_for_each(a, nlh, skip) {
+			switch (mnl_attr_get_type(a)) {
+			case NLMSGERR_ATTR_MSG:
 				msg = mnl_attr_get_str(a);
+				break;
+			case NLMSGERR_ATTR_OFFS:
+				off = mnl_attr_get_u32(a);
+				break;
+			case NLMSGERR_ATTR_POLICY:
+				pol = a;
+				break;
+			}
 		}
 	}
-	fprintf(stderr, "error: %s (errno %d): %s\n", strerror(-err->error),
+	/* the offset is into the request, which the error echoes uncapped */
+	if (off >= 0 && !(nlh->nlmsg_flags & NLM_F_CAPPED) &&
+	    off < err->msg.nlmsg_len) {
+		name_attr(&err->msg, off, name, sizeof(name));
+		if (pol)
+			describe_policy(pol, policy, sizeof(policy));
+	}
+	fprintf(stderr, "error: %s (errno %d): %s", strerror(-err->error),
 		-err->error, msg);
+	if (name[0])
+		fprintf(stderr, " (%s%s)", name, policy);
+	fprintf(stderr, "\n");
 }
 
 int main(int argc, char **argv)

@@ -49,6 +49,9 @@ enum smc_dummy_capture {
 
 #define SMC_DUMMY_CAPTURE_MAX	(__SMC_DUMMY_CAPTURE_MAX - 1)
 
+/* IFLA_SMC_DUMMY_SNAPLEN: at most an IP datagram's 16-bit length */
+#define SMC_DUMMY_SNAPLEN_MAX	0xffff
+
 /* smc_dump_hdr.magic: the value Alibaba Cloud Linux's SMC dump uses */
 #define SMC_DUMP_MAGIC		0xCFD3E7A5
 /* smc_dump_hdr.hdr_ver of this layout; Alibaba's kernels use lower values
