@@ -179,3 +179,30 @@ stop_summary() {
 	[ "$(cj '[.streams[] | select(.first_offset != 0)] | length')" -eq 0 ]
 	run -0 "$SMC" dump read "$F"
 }
+
+@test "bpf: mode all in the foreground, ^C ends it; -d names the hook points" {
+	err=$BATS_TEST_TMPDIR/err
+	"$SMC" -d dump start mode all write "$F" 2>"$err" &
+	pid=$!
+	for i in $(seq 150); do
+		grep -q '^smc dump: capturing on' "$err" && break
+		sleep 0.2
+	done
+	cat "$err"
+	# the functions Debian's 6.12.117 smc.ko has out of line (issue 19)
+	grep -qx 'smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smcd_tx_ism_write smc_conn_free' "$err"
+	grep -q '^smc dump: capturing on smc-dummy[a-z]* (backend bpf, mode all, type all, snaplen 0, tcpdump -i any)' "$err"
+	transfer 127.0.0.1 256K 1
+	kill -INT "$pid"
+	wait "$pid"
+	cat "$err"
+	nothing_left
+	port=$(awk '/^listening/ { print $2 }' "$BATS_TEST_TMPDIR/srv.out")
+	deliv=$(sed -n 's/^smc dump: [^ ]*: [0-9]* packets captured on any, 0 dropped by the kernel; the bpf backend delivered \([0-9]*\) records, lost 0 (ring full: seq gaps)$/\1/p' "$err")
+	[ "$deliv" -gt 0 ]
+	# tcpdump -i any: the handshake (SYN and SYN-ACK) and the records
+	# (UDP with the connection's port) in one file
+	[ "$(tcpdump -nn -r "$F" "tcp port $port and tcp[tcpflags] & tcp-syn != 0" 2>/dev/null | wc -l)" -ge 2 ]
+	[ "$(tcpdump -nn -r "$F" "udp port $port" 2>/dev/null | wc -l)" -eq "$deliv" ]
+	run -0 "$SMC" -j dump stats "$F"
+}
