@@ -206,3 +206,27 @@ stop_summary() {
 	[ "$(tcpdump -nn -r "$F" "udp port $port" 2>/dev/null | wc -l)" -eq "$deliv" ]
 	run -0 "$SMC" -j dump stats "$F"
 }
+
+@test "bpf: a capture killed outright leaves no program; stop removes its link" {
+	run -0 "$SMC" -j dump start mode smcr write "$F" background
+	name=$(jq -r '.[0].ifname' <<<"$output")
+	pid=$(jq -r '.[0].pid' <<<"$output")
+	[ -n "$name" ] && [ "$pid" -gt 0 ]
+	bpftool prog show | grep -q ' name tx_enter '
+	kill -KILL "$pid"
+	# the programs hang on the process's descriptors only: nothing
+	# pinned, so its end detaches and frees them
+	for i in $(seq 50); do
+		bpftool prog show | grep -q ' name tx_enter ' || break
+		sleep 0.2
+	done
+	! bpftool prog show | grep -q ' name tx_enter '
+	run -0 "$SMC" dump show
+	echo "$output"
+	[[ "${lines[1]}" == "    capture pid $pid gone "* ]]
+	run -0 "$SMC" dump stop
+	echo "$output"
+	[[ "$output" == *"smc dump: $name: its capture (pid $pid) is gone; deleting the link"* ]]
+	nothing_left
+	! ip link show "$name" 2>/dev/null
+}
