@@ -45,6 +45,8 @@ struct rtnl {
  * @kind: IFLA_INFO_KIND, "" if none
  * @up: IFF_UP is set
  * @smc_dummy: @kind is "smc-dummy"
+ * @bpf_dummy: @kind is "dummy" and the alias is one of smc dump start's
+ *	(the link of its bpf backend)
  * @mode: IFLA_SMC_DUMMY_MODE (enum smc_dummy_mode), -1 if absent
  * @capture: IFLA_SMC_DUMMY_CAPTURE (enum smc_dummy_capture), -1 if absent
  * @snaplen: IFLA_SMC_DUMMY_SNAPLEN
@@ -60,6 +62,7 @@ struct rtnl_link {
 	char kind[32];
 	bool up;
 	bool smc_dummy;
+	bool bpf_dummy;
 	int mode;
 	int capture;
 	uint32_t snaplen;
@@ -94,6 +97,15 @@ int rtnl_smc_dummy_add(struct rtnl *r, const char *name, uint8_t mode,
 		       uint8_t capture, uint32_t snaplen);
 
 /*
+ * rtnl_dummy_add() - create link @name of kind dummy (NLM_F_CREATE |
+ * NLM_F_EXCL) with MTU @mtu: the link the bpf backend of smc dump sends
+ * its records on
+ *
+ * Return: 0, or the kernel's negative errno, as rtnl_smc_dummy_add().
+ */
+int rtnl_dummy_add(struct rtnl *r, const char *name, uint32_t mtu);
+
+/*
  * rtnl_link_set() - bring link @name up and set its alias
  * @alias: the new IFLA_IFALIAS ("" removes it), or NULL to leave it
  *
@@ -119,8 +131,9 @@ int rtnl_link_del(struct rtnl *r, const char *name);
 int rtnl_link_get(struct rtnl *r, const char *name, struct rtnl_link *l);
 
 /*
- * rtnl_smc_dummy_list() - every smc-dummy link of the netns, in index
- * order
+ * rtnl_smc_dummy_list() - every smc-dummy link of the netns, and every
+ * dummy link whose alias says smc dump start made it (bpf_dummy), in
+ * index order
  * @links: set to a malloc()ed array the caller frees, NULL when none
  *
  * Return: the number of links, or a negative errno.

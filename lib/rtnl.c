@@ -98,6 +98,30 @@ int rtnl_smc_dummy_add(struct rtnl *r, const char *name, uint8_t mode,
 }
 
 /**
+ * rtnl_dummy_add() - create a dummy link (see rtnl.h)
+ * @r: the socket
+ * @name: the new link's name
+ * @mtu: its MTU
+ *
+ * Return: 0 or the kernel's negative errno.
+ */
+int rtnl_dummy_add(struct rtnl *r, const char *name, uint32_t mtu)
+{
+	char buf[RTNL_REQ_SIZE] __attribute__((aligned(8)));
+	struct nlattr *li;
+	struct nlmsghdr *nlh;
+
+	nlh = link_msg(r, buf, RTM_NEWLINK,
+		       NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
+	li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dummy");
+	mnl_attr_nest_end(nlh, li);
+	return talk(r, nlh, NULL, NULL);
+}
+
+/**
  * rtnl_link_set() - up and alias (see rtnl.h)
  * @r: the socket
  * @name: the link
@@ -277,7 +301,11 @@ static int list_cb(const struct nlmsghdr *nlh, void *data)
 	struct list *ls = data;
 	struct rtnl_link l;
 
-	if (parse_link(nlh, &l) || !l.smc_dummy)
+	if (parse_link(nlh, &l))
+		return MNL_CB_OK;
+	l.bpf_dummy = !strcmp(l.kind, "dummy") &&
+		      !strncmp(l.alias, "smc-dump ", 9);
+	if (!l.smc_dummy && !l.bpf_dummy)
 		return MNL_CB_OK;
 	if (ls->n == ls->cap) {
 		int cap = ls->cap ? 2 * ls->cap : 8;

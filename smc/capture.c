@@ -44,6 +44,7 @@
 #include <linux/smc_dump.h>
 
 #include "capture.h"
+#include "capture_bpf_api.h"
 #include "dump_capture.h"
 #include "json_print.h"
 #include "proc.h"
@@ -55,6 +56,8 @@
 #endif
 
 #define NAME_PREFIX		"smc-dummy"
+/* the bpf backend's dummy link: frames up to the largest IP datagram */
+#define BPF_LINK_MTU		65535
 
 /* the link's mode for each enum cap_mode */
 static const uint8_t mode_link[CAP_MODE_N] = {
@@ -68,10 +71,13 @@ static void start_usage(FILE *f)
 		"Usage: smc dump start [ mode { all | smc | smcr | smcd } ] [ type { all | raw | cdc } ]\n"
 		"                      [ snaplen N ] [ write FILE ] [ filter EXPR ]\n"
 		"                      [ param 'TCPDUMP ARGS' ] [ dev NAME ] [ background ]\n"
+		"                      [ backend { auto | kernel | bpf } ] [ ring BYTES ]\n"
 		"       smc dump stop [ dev NAME | all ]\n"
 		"       smc [ -j [ -p ] ] dump show [ dev NAME ]\n"
 		"mode all: SMC-R and SMC-D records and, with tcpdump -i any, the TCP handshake.\n"
 		"Without write, the records are decoded as they come; background needs write.\n"
+		"backend auto: the smc-dummy link kind where the kernel has it, else BPF programs\n"
+		"(an unmodified kernel with BTF); ring: the bpf backend's buffer, a power of two.\n"
 		"SIGINT, SIGTERM, SIGHUP or smc dump stop end a capture.\n");
 }
 
@@ -126,6 +132,7 @@ static char *absolute(const char *path)
 static int parse_start(int argc, char **argv, struct start_opts *o)
 {
 	bool seen_mode = false, seen_type = false, seen_snap = false;
+	bool seen_backend = false, seen_ring = false;
 	int i, k, err;
 
 	for (i = 0; i < argc; i++) {
@@ -143,7 +150,8 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 		if (matches(a, "mode") && matches(a, "type") &&
 		    matches(a, "snaplen") && matches(a, "write") &&
 		    matches(a, "filter") && matches(a, "param") &&
-		    matches(a, "dev")) {
+		    matches(a, "dev") && matches(a, "backend") &&
+		    matches(a, "ring")) {
 			fprintf(stderr,
 				"Error: unknown keyword \"%s\", try \"smc dump start help\".\n",
 				a);
@@ -184,6 +192,33 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 					      v);
 			o->snaplen = (uint32_t)n;
 			seen_snap = true;
+		} else if (matches(a, "backend") == 0) {
+			static const char *const names[] = {
+				"auto", "kernel", "bpf"
+			};
+
+			if (seen_backend)
+				return duparg("backend", v);
+			k = cap_name_index(names, 3, v);
+			if (k < 0)
+				return invarg("backend must be auto, kernel or bpf",
+					      v);
+			o->backend = k;
+			seen_backend = true;
+		} else if (matches(a, "ring") == 0) {
+			char *end;
+			unsigned long n;
+
+			if (seen_ring)
+				return duparg("ring", v);
+			errno = 0;
+			n = strtoul(v, &end, 0);
+			if (!*v || *end || errno || v[0] == '-' ||
+			    n < 4096 || n > (1UL << 30) || (n & (n - 1)))
+				return invarg("ring must be a power of two of bytes from 4096 to 1073741824",
+					      v);
+			o->ring = (uint32_t)n;
+			seen_ring = true;
 		} else if (matches(a, "write") == 0) {
 			if (o->write)
 				return duparg("write", v);
@@ -229,6 +264,8 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 				o->param_write = w + 2;
 		}
 	}
+	if (o->ring && o->backend == BACKEND_KERNEL)
+		return invarg("ring is an option of backend bpf", "ring");
 	if (o->write && o->param_write)
 		return invarg("write and a -w in param: give the file once",
 			      o->param_write);
@@ -270,7 +307,7 @@ static int make_alias(struct capture *c, char *alias, size_t size)
 	struct start_opts *o = c->o;
 	struct capture_state st = {
 		.pid = getpid(), .mode = o->mode, .type = o->type,
-		.snaplen = o->snaplen,
+		.snaplen = o->snaplen, .bpf = c->bpf != NULL,
 	};
 	unsigned long long start;
 	bool zombie;
@@ -322,6 +359,20 @@ static void alias_tcpdump(struct capture *c)
 			c->name, strerror(-err));
 }
 
+/* AF_SMC sockets exist: the kernel has SMC (loads the module) */
+static bool smc_in_kernel(int *err)
+{
+	int s = socket(AF_SMC, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (s < 0 && (errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT)) {
+		*err = errno;
+		return false;
+	}
+	if (s >= 0)
+		close(s);
+	return true;
+}
+
 /* Explain a failed link creation (Documentation/capture.md, Lifecycle) */
 static void link_error(struct capture *c, int err)
 {
@@ -341,17 +392,14 @@ static void link_error(struct capture *c, int err)
 			c->name);
 		return;
 	case -EOPNOTSUPP:
-		s = socket(AF_SMC, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (s < 0 && (errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT)) {
+		if (!smc_in_kernel(&s)) {
 			fprintf(stderr,
 				"Error: SMC is not available in the running kernel (AF_SMC sockets: %s): smc dump needs a kernel with CONFIG_SMC and the SMC dump patches of smc-dump (kernel/ in its source)\n",
-				strerror(errno));
+				strerror(s));
 			return;
 		}
-		if (s >= 0)
-			close(s);
 		fprintf(stderr,
-			"Error: the running kernel has no link kind smc-dummy%s%s%s: it needs the SMC dump patches of smc-dump. On Debian 12 with Debian's 6.12 kernel: apt install smc-dump-dkms linux-headers-$(uname -r), then, with no SMC socket open, rmmod smc_diag smc (the next modprobe loads the patched modules); elsewhere, a kernel built with the series (kernel/patches in smc-dump's source)\n",
+			"Error: the running kernel has no link kind smc-dummy%s%s%s: it needs the SMC dump patches of smc-dump. On Debian 12 with Debian's 6.12 kernel: apt install smc-dump-dkms linux-headers-$(uname -r), then, with no SMC socket open, rmmod smc_diag smc (the next modprobe loads the patched modules); elsewhere, a kernel built with the series (kernel/patches in smc-dump's source); or backend bpf, which needs no kernel change\n",
 			*ext ? " (kernel says: " : "", ext, *ext ? ")" : "");
 		return;
 	}
@@ -422,11 +470,56 @@ static int check_names(struct capture *c)
 	return rc;
 }
 
+/* The bpf backend: every check and the load of its programs, before
+ * anything is made; 0 or EXIT_FAIL
+ */
+static int prepare_bpf(struct capture *c)
+{
+	struct start_opts *o = c->o;
+
+	if (bpf_cap_prepare(&c->bpf, mode_link[o->mode], o->type, o->snaplen,
+			    o->ring, show_details))
+		return EXIT_FAIL;
+	return 0;
+}
+
+static int add_link(struct capture *c)
+{
+	struct start_opts *o = c->o;
+
+	if (c->bpf)
+		return rtnl_dummy_add(&c->rt, c->name, BPF_LINK_MTU);
+	return rtnl_smc_dummy_add(&c->rt, c->name, mode_link[o->mode],
+				  (uint8_t)o->type, o->snaplen);
+}
+
+/* No IPv6 on the bpf backend's link: no router or multicast listener
+ * solicitations among the records (it has no IPv4 address either)
+ */
+static void quiet_link(const char *name)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6",
+		 name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, "1", 1) != 1)
+		fprintf(stderr, "Warning: cannot turn IPv6 off on %s: %s\n",
+			name, strerror(errno));
+	close(fd);
+}
+
 static int make_link(struct capture *c)
 {
 	struct start_opts *o = c->o;
 	char alias[RTNL_ALIAS_SIZE];
-	int err, tries;
+	int err, tries, e;
+
+	if (o->backend == BACKEND_BPF && prepare_bpf(c))
+		return EXIT_FAIL;
 
 	for (tries = 0; tries < 16; tries++) {
 		if (o->dev)
@@ -443,8 +536,17 @@ static int make_link(struct capture *c)
 		}
 		if (show_details)
 			tcpdump_print_argv(stderr, &c->argv);
-		err = rtnl_smc_dummy_add(&c->rt, c->name, mode_link[o->mode],
-					 (uint8_t)o->type, o->snaplen);
+		err = add_link(c);
+		if (err == -EOPNOTSUPP && !c->bpf &&
+		    o->backend == BACKEND_AUTO && smc_in_kernel(&e)) {
+			/* no smc-dummy kind: an unmodified kernel */
+			if (prepare_bpf(c)) {
+				fprintf(stderr,
+					"smc dump: (backend auto: the running kernel has no link kind smc-dummy, and backend bpf cannot run)\n");
+				return EXIT_FAIL;
+			}
+			err = add_link(c);
+		}
 		if (err != -EEXIST || o->dev)
 			break;
 	}
@@ -453,6 +555,8 @@ static int make_link(struct capture *c)
 		return EXIT_FAIL;
 	}
 	c->have_link = true;
+	if (c->bpf)
+		quiet_link(c->name);
 	if (make_alias(c, alias, sizeof(alias))) {
 		del_link(c);
 		return EXIT_FAIL;
@@ -597,18 +701,22 @@ static void end_tcpdump(struct capture *c)
 static void step(struct capture *c, int timeout)
 {
 	/* negative descriptors are left out by poll() */
-	struct pollfd pfd[3] = {
+	struct pollfd pfd[4] = {
 		{ .fd = c->sfd, .events = POLLIN },
 		{ .fd = c->errfd, .events = POLLIN },
 		{ .fd = c->watch_out ? STDOUT_FILENO : -1, .events = 0 },
+		{ .fd = c->bpf_stopped ? -1 : bpf_cap_fd(c->bpf),
+		  .events = POLLIN },
 	};
 	struct signalfd_siginfo si;
 	long long now;
 
-	if (poll(pfd, 3, timeout) < 0 && errno != EINTR) {
+	if (poll(pfd, 4, timeout) < 0 && errno != EINTR) {
 		fprintf(stderr, "Error: poll: %s\n", strerror(errno));
 		c->stop = true;
 	}
+	if (pfd[3].revents)
+		bpf_cap_poll(c->bpf);
 	if (c->errfd >= 0 && pfd[1].revents)
 		tcpdump_read_err(c);
 	if (pfd[2].revents) {
@@ -694,6 +802,13 @@ static int run_loop(struct capture *c, bool until_ready)
 		if (!c->tpid && c->errfd < 0)
 			return 0;
 		if (c->stop && c->tpid && !c->term_at) {
+			/* no new records, and the ring's rest on the link
+			 * before tcpdump drains
+			 */
+			if (c->bpf && !c->bpf_stopped) {
+				bpf_cap_detach(c->bpf);
+				c->bpf_stopped = true;
+			}
 			if (c->ready && !until_ready && !c->no_drain)
 				drain(c);
 			end_tcpdump(c);
@@ -719,6 +834,19 @@ static void print_summary(struct capture *c, const struct rtnl_link *l,
 	if (have_stats) {
 		snprintf(txp, sizeof(txp), "%" PRIu64, l->tx_packets);
 		snprintf(txd, sizeof(txd), "%" PRIu64, l->tx_dropped);
+	}
+	if (c->bpf) {
+		uint64_t made, lost;
+
+		/* the dummy link drops nothing: the losses are the ring's */
+		bpf_cap_counts(c->bpf, &made, &lost);
+		snprintf(txd, sizeof(txd), "%" PRIu64, lost);
+		fprintf(stderr,
+			"smc dump: %s: %s %s on %s, %s dropped by the kernel; the bpf backend delivered %s records, lost %s (ring full: seq gaps)\n",
+			c->name, cap, c->o->mode == CAP_ALL ? "packets captured" :
+			"records captured", c->o->mode == CAP_ALL ? "any" : "the link",
+			kd, txp, txd);
+		return;
 	}
 	if (c->o->mode == CAP_ALL)
 		fprintf(stderr,
@@ -843,7 +971,11 @@ static int run_capture(struct start_opts *o, int notify_fd)
 	if (rc)
 		goto out;
 	alias_tcpdump(&c);
-	if (!run_loop(&c, true)) {
+	if (run_loop(&c, true) && c.bpf && bpf_cap_attach(c.bpf, c.name)) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (!c.ready) {
 		/* tcpdump ended before it listened */
 		int st = c.tstatus;
 
@@ -864,8 +996,9 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		detach(&c, logfd);
 		logfd = -1;
 	} else {
-		fprintf(stderr, "smc dump: capturing on %s (mode %s, type %s, snaplen %u%s%s), ",
-			c.name, cap_mode_names[o->mode], cap_type_names[o->type],
+		fprintf(stderr, "smc dump: capturing on %s (%smode %s, type %s, snaplen %u%s%s), ",
+			c.name, c.bpf ? "backend bpf, " : "",
+			cap_mode_names[o->mode], cap_type_names[o->type],
 			o->snaplen, o->mode == CAP_ALL ? ", tcpdump -i any" : "",
 			o->filter && *o->filter ? ", with a filter" : "");
 		if (o->file)
@@ -898,6 +1031,7 @@ out:
 		run_loop(&c, false);
 	}
 	del_link(&c);
+	bpf_cap_free(c.bpf);
 	if (logfd >= 0)
 		close(logfd);
 	if (rc && c.notify_fd >= 0 && c.logpath[0])

@@ -23,6 +23,14 @@
 #define TCPDUMP_BUFFER_KIB	"32768"	/* tcpdump -B default of ours */
 #define ERRTEXT_MAX		4096	/* tcpdump's early stderr kept */
 
+/* smc dump start backend: the smc-dummy link of the kernel series, or
+ * BPF programs on an unmodified kernel (capture_bpf.c); auto: the kernel
+ * link where the kind exists, else bpf
+ */
+enum cap_backend { BACKEND_AUTO, BACKEND_KERNEL, BACKEND_BPF };
+
+struct bpf_cap;
+
 /**
  * struct start_opts - what smc dump start was asked to do
  * @mode: enum cap_mode
@@ -38,6 +46,8 @@
  * @file: absolute path of the file tcpdump writes, NULL: decoded live
  *	("-" for standard output)
  * @tcpdump: path of the tcpdump program
+ * @backend: enum cap_backend asked for
+ * @ring: bpf backend: bytes of its ring buffer, 0 default
  */
 struct start_opts {
 	int mode;
@@ -52,6 +62,8 @@ struct start_opts {
 	const char *param_write;
 	char *file;
 	char tcpdump[PATH_MAX];
+	int backend;
+	uint32_t ring;
 };
 
 /**
@@ -85,6 +97,8 @@ struct start_opts {
  * @captured: tcpdump's "packets captured", -1 unknown
  * @kdropped: tcpdump's "packets dropped by kernel", -1 unknown
  * @logpath: background: the log file
+ * @bpf: the bpf backend's state, NULL with the kernel backend
+ * @bpf_stopped: the bpf programs are detached and their ring read
  */
 struct capture {
 	struct start_opts *o;
@@ -115,6 +129,8 @@ struct capture {
 	long long captured;
 	long long kdropped;
 	char logpath[PATH_MAX];
+	struct bpf_cap *bpf;
+	bool bpf_stopped;
 };
 
 /* capture_tcpdump.c */

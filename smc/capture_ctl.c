@@ -211,20 +211,46 @@ static void show_link(const struct rtnl_link *l, const struct capture_state *ow)
 	print_int(PRINT_JSON, "ifindex", NULL, l->ifindex);
 	print_bool(PRINT_JSON, "up", NULL, l->up);
 	print_string(PRINT_FP, NULL, " %s", l->up ? "up" : "down");
-	if (l->mode >= 0 && l->mode < (int)link_mode_count)
-		print_string(PRINT_ANY, "mode", " mode %s",
-			     link_mode_names[l->mode]);
-	if (l->capture >= 0 && l->capture < (int)cap_type_count)
-		print_string(PRINT_ANY, "type", " type %s",
-			     cap_type_names[l->capture]);
-	print_uint(PRINT_ANY, "snaplen", " snaplen %u", l->snaplen);
-	if (l->has_stats) {
-		print_u64(PRINT_ANY, "tx_packets", " records %" PRIu64,
-			  l->tx_packets);
-		print_u64(PRINT_ANY, "tx_bytes", " bytes %" PRIu64,
-			  l->tx_bytes);
-		print_u64(PRINT_ANY, "tx_dropped", " lost %" PRIu64,
-			  l->tx_dropped);
+	if (l->bpf_dummy) {
+		/* a dummy link: the filter is the BPF programs', as the
+		 * alias says; losses (ring full) are known to the capture
+		 * only, which reports them when it stops
+		 */
+		static const char *const link_mode_of[CAP_MODE_N] = {
+			"smc", "smc", "smcr", "smcd"
+		};
+
+		print_string(PRINT_ANY, "backend", " backend %s", "bpf");
+		if (ow->mode >= 0)
+			print_string(PRINT_ANY, "mode", " mode %s",
+				     link_mode_of[ow->mode]);
+		if (ow->type >= 0)
+			print_string(PRINT_ANY, "type", " type %s",
+				     cap_type_names[ow->type]);
+		print_uint(PRINT_ANY, "snaplen", " snaplen %u", ow->snaplen);
+		if (l->has_stats) {
+			print_u64(PRINT_ANY, "tx_packets", " records %" PRIu64,
+				  l->tx_packets);
+			print_u64(PRINT_ANY, "tx_bytes", " bytes %" PRIu64,
+				  l->tx_bytes);
+		}
+	} else {
+		print_string(PRINT_JSON, "backend", NULL, "kernel");
+		if (l->mode >= 0 && l->mode < (int)link_mode_count)
+			print_string(PRINT_ANY, "mode", " mode %s",
+				     link_mode_names[l->mode]);
+		if (l->capture >= 0 && l->capture < (int)cap_type_count)
+			print_string(PRINT_ANY, "type", " type %s",
+				     cap_type_names[l->capture]);
+		print_uint(PRINT_ANY, "snaplen", " snaplen %u", l->snaplen);
+		if (l->has_stats) {
+			print_u64(PRINT_ANY, "tx_packets", " records %" PRIu64,
+				  l->tx_packets);
+			print_u64(PRINT_ANY, "tx_bytes", " bytes %" PRIu64,
+				  l->tx_bytes);
+			print_u64(PRINT_ANY, "tx_dropped", " lost %" PRIu64,
+				  l->tx_dropped);
+		}
 	}
 	print_nl();
 	if (!ow->valid) {

@@ -96,6 +96,8 @@ int capture_state_format(char *alias, size_t size,
 	alias_put(alias, size, "type", cap_type_names[st->type]);
 	snprintf(num, sizeof(num), "%u", st->snaplen);
 	alias_put(alias, size, "snaplen", num);
+	if (st->bpf)
+		alias_put(alias, size, "backend", "bpf");
 	if (st->tpid) {
 		snprintf(num, sizeof(num), "%d", (int)st->tpid);
 		alias_put(alias, size, "tpid", num);
@@ -144,6 +146,8 @@ void capture_state_parse(const char *alias, struct capture_state *ow)
 						  cap_type_count, val);
 		else if (KEY("snaplen"))
 			ow->snaplen = (unsigned int)strtoul(val, NULL, 10);
+		else if (KEY("backend"))
+			ow->bpf = !strcmp(val, "bpf");
 		else if (KEY("tpid"))
 			ow->tpid = (pid_t)strtol(val, NULL, 10);
 		else if (KEY("tstart"))

@@ -6,8 +6,8 @@
  * namespace, find the capture (capture_state.c). The format is described
  * in Documentation/capture.md:
  *
- *   smc-dump pid=N start=T mode=M type=T snaplen=N [tpid=N tstart=T]
- *            [log=PATH] [file=PATH] [filter=EXPR]
+ *   smc-dump pid=N start=T mode=M type=T snaplen=N [backend=bpf]
+ *            [tpid=N tstart=T] [log=PATH] [file=PATH] [filter=EXPR]
  *
  * values with blanks, '%' and control bytes written as %XX.
  */
@@ -51,6 +51,7 @@ int cap_name_index(const char *const *names, int n, const char *s);
  * @mode: mode of the capture (enum cap_mode), -1 unknown
  * @type: enum smc_dummy_capture, -1 unknown
  * @snaplen: the link's snaplen
+ * @bpf: the bpf backend records (the link is a dummy link)
  * @tpid: the capture's tcpdump, 0 unknown
  * @tstart: its start time
  * @log: log file of a background capture, "" for none
@@ -64,6 +65,7 @@ struct capture_state {
 	int mode;
 	int type;
 	unsigned int snaplen;
+	bool bpf;
 	pid_t tpid;
 	unsigned long long tstart;
 	char log[RTNL_ALIAS_SIZE];

@@ -31,7 +31,7 @@ c_files() {
 }
 
 @test "build: every C file compiles with -Wall -Wextra -Werror" {
-	local f dir flags out n=0 failed=0
+	local f dir flags cc out n=0 failed=0
 	local smc_flags lib_flags dec_flags tools_flags ip_flags
 	smc_flags="$(mkvar smc CPPFLAGS) $(mkvar smc CFLAGS)"
 	lib_flags="$(mkvar lib CPPFLAGS) $(mkvar lib CFLAGS)"
@@ -39,10 +39,15 @@ c_files() {
 	tools_flags="$(mkvar testsuite/tools CPPFLAGS) $(mkvar testsuite/tools CFLAGS)"
 	ip_flags="$(mkvar ip CPPFLAGS) $(mkvar ip CFLAGS)"
 	while read -r f; do
+		cc=${CC:-cc}
 		case "$f" in
 		testsuite/host/helpers/socket-fake.c)
 			# an LD_PRELOAD library of its own (smc-socket.bats)
 			dir=testsuite/host/helpers flags="-fPIC" ;;
+		smc/*.bpf.c)
+			# the bpf backend's programs: clang for the BPF target
+			dir=smc cc=$(mkvar smc BPF_CLANG)
+			flags=$(mkvar smc BPF_CFLAGS) ;;
 		smc/*|testsuite/host/helpers/*)
 			dir=smc flags=$smc_flags ;;
 		lib/smcdump/*)
@@ -65,7 +70,7 @@ c_files() {
 			continue ;;
 		esac
 		# shellcheck disable=SC2086
-		out="$(cd "$TOP/$dir" && ${CC:-cc} $flags -Wall -Wextra -Werror \
+		out="$(cd "$TOP/$dir" && $cc $flags -Wall -Wextra -Werror \
 			-c -o "$BATS_TEST_TMPDIR/x.o" "$TOP/$f" 2>&1)" || failed=1
 		if [ -n "$out" ]; then
 			echo "$f: $out"

@@ -171,8 +171,9 @@ teardown() {
 	! grep -E 'WARNING:|BUG:|Oops|general protection' <<<"$output"
 }
 
-@test "stock: smc dump start on a kernel without smc-dummy says what to install" {
-	run "$SMC" dump start mode smcd write "$BATS_TEST_TMPDIR/x.pcap" background
+@test "stock: smc dump start backend kernel on a kernel without smc-dummy says what to install" {
+	# (backend auto takes the bpf backend here: bpf.bats)
+	run "$SMC" dump start mode smcd backend kernel write "$BATS_TEST_TMPDIR/x.pcap" background
 	echo "$output"
 	[ "$status" -ne 0 ]
 	[[ "$output" == "Error: the running kernel has no link kind smc-dummy"* ]]

@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capture_bpf.bpf.c - the BPF programs of smc dump's bpf backend: the
+ * records of the kernel series (kernel/patches), taken from fentry and
+ * fexit programs on out-of-line functions of net/smc of an unmodified
+ * kernel and handed to user space (capture_bpf.c) through a BPF ring
+ * buffer, one struct smc_bpf_rec and its payload each.
+ *
+ * CO-RE: the kernel types are declared here by hand, with only the
+ * fields used and a ___x suffix; libbpf relocates each field access
+ * against the running kernel's BTF (vmlinux and the smc module's), so
+ * one object serves every kernel whose net/smc has these fields, and no
+ * vmlinux.h of one particular build is needed.
+ *
+ * The hook points, and which alternative user space attaches for each
+ * record kind (Documentation/bpf-backend.md):
+ *   data sent          fentry+fexit smc_tx_rdma_writes (SMC-R and SMC-D):
+ *                      the bytes between tx_curs_sent before and after,
+ *                      still in the send buffer until the CDC completes
+ *   data and CDC       fentry smc_cdc_msg_recv_action, or smc_cdc_msg_recv
+ *   received           where that one is inlined: the CDC message, and the
+ *                      RMB bytes between the old producer cursor and the
+ *                      message's, before bytes_to_rcv lets them go
+ *   CDC sent, SMC-R    fentry smc_cdc_msg_send, then fentry+fexit
+ *                      smc_wr_tx_send (numbered before the post, flagged
+ *                      failed by its result); or fexit smc_cdc_msg_send
+ *   CDC sent, SMC-D    fentry+fexit smcd_tx_ism_write with signal set
+ *   connection end     fentry smc_conn_free
+ */
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <stdbool.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+
+#include "capture_bpf.h"
+#include "../include/uapi/linux/smc_dump.h"
+
+/* BPF_PROG() names every argument of the hooked function and a ctx that
+ * most programs leave unused
+ */
+#pragma clang diagnostic ignored "-Wunused-parameter"
+
+#define AF_INET		2
+#define AF_INET6	10
+
+/* ---- the kernel's types, the fields we read (CO-RE) ---- */
+
+struct ns_common___x {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct net___x {
+	struct ns_common___x ns;
+} __attribute__((preserve_access_index));
+
+typedef struct {
+	struct net___x *net;
+} possible_net_t___x;
+
+struct in6_addr___x {
+	__u8 s6_addr[16];
+};
+
+struct sock_common___x {
+	__be32 skc_daddr;
+	__be32 skc_rcv_saddr;
+	__be16 skc_dport;
+	__u16 skc_num;
+	unsigned short skc_family;
+	possible_net_t___x skc_net;
+	struct in6_addr___x skc_v6_daddr;
+	struct in6_addr___x skc_v6_rcv_saddr;
+} __attribute__((preserve_access_index));
+
+struct sock___x {
+	struct sock_common___x __sk_common;
+} __attribute__((preserve_access_index));
+
+struct socket___x {
+	struct sock___x *sk;
+} __attribute__((preserve_access_index));
+
+/* union smc_host_cursor: the reserved, wrap and count of a cursor */
+union smc_host_cursor___x {
+	struct {
+		__u16 reserved;
+		__u16 wrap;
+		__u32 count;
+	};
+	__u64 raw;
+} __attribute__((preserve_access_index));
+
+struct smc_host_cdc_msg___x {
+	union smc_host_cursor___x prod;
+} __attribute__((preserve_access_index));
+
+struct smc_buf_desc___x {
+	void *cpu_addr;
+	int len;
+} __attribute__((preserve_access_index));
+
+struct smc_link_group___x {
+	__u8 is_smcd;
+	__u8 smc_version;
+} __attribute__((preserve_access_index));
+
+struct smc_connection___x {
+	struct smc_link_group___x *lgr;
+	__u32 alert_token_local;
+	struct smc_buf_desc___x *sndbuf_desc;
+	struct smc_buf_desc___x *rmb_desc;
+	union smc_host_cursor___x tx_curs_sent;
+	struct smc_host_cdc_msg___x local_rx_ctrl;
+	__u8 rx_off;
+} __attribute__((preserve_access_index));
+
+struct smc_sock___x {
+	struct sock___x sk;
+	struct socket___x *clcsock;
+	struct smc_connection___x conn;
+} __attribute__((preserve_access_index));
+
+/* ---- configuration (set by user space before the load) ---- */
+
+const volatile __u32 cfg_netns;		/* inode of the capture's netns */
+const volatile __u8 cfg_mode;		/* enum smc_dummy_mode */
+const volatile __u8 cfg_type;		/* enum smc_dummy_capture */
+const volatile __u32 cfg_snaplen;	/* 0: all */
+const volatile __u8 cfg_cdc_send_late;	/* fexit smc_cdc_msg_send emits */
+
+/* ---- state ---- */
+
+__u32 seq_next;		/* the next record's seq */
+__u64 lost;		/* records the full ring turned away */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);	/* user space sets `ring BYTES` */
+} ring SEC(".maps");
+
+/* The addresses of a connection's CLC (TCP) socket, taken the first time
+ * a record of it is made: the CLC socket may be released while CDC
+ * messages still flow. Dropped at smc_conn_free.
+ */
+struct conn_addr {
+	__u8 laddr[16];
+	__u8 raddr[16];
+	__u16 lport;
+	__u16 rport;
+	__u8 family;
+} __attribute__((aligned(8)));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, struct conn_addr);
+} conn_addrs SEC(".maps");
+
+/* Between the entry and the exit of a hooked function: each runs with
+ * bottom halves off (the connection's send_lock, or softirq), so it
+ * stays on its CPU and a per-CPU slot is its own
+ */
+struct tx_stash {
+	__u64 conn;
+	union smc_host_cursor___x sent;
+};
+
+struct cdc_stash {
+	__u64 conn;
+	__u64 buf;
+	__u32 seq;
+	__u8 armed;
+	__u8 have;
+	__u8 msg[SMC_BPF_CDC_R_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tx_stash);
+} tx_stash SEC(".maps");
+
+/* index 0: SMC-R CDC sent, 1: SMC-D CDC sent */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct cdc_stash);
+} cdc_stash SEC(".maps");
+
+/* ---- helpers ---- */
+
+static __always_inline struct smc_connection___x *
+smc_conn(struct smc_sock___x *smc)
+{
+	return (void *)smc + bpf_core_field_offset(struct smc_sock___x, conn);
+}
+
+static __always_inline struct smc_sock___x *
+conn_smc(struct smc_connection___x *conn)
+{
+	return (void *)conn - bpf_core_field_offset(struct smc_sock___x, conn);
+}
+
+static __always_inline void get_addr(struct smc_connection___x *conn,
+				     struct conn_addr *a)
+{
+	struct conn_addr *c = bpf_map_lookup_elem(&conn_addrs, &conn);
+	struct sock___x *sk;
+	__u64 key = (__u64)conn;
+
+	if (c) {
+		*a = *c;
+		return;
+	}
+	__builtin_memset(a, 0, sizeof(*a));
+	a->family = AF_INET;
+	sk = BPF_CORE_READ(conn_smc(conn), clcsock, sk);
+	if (!sk)
+		return;	/* not kept: a later record may find it */
+	a->lport = bpf_htons(BPF_CORE_READ(sk, __sk_common.skc_num));
+	a->rport = BPF_CORE_READ(sk, __sk_common.skc_dport);
+	if (BPF_CORE_READ(sk, __sk_common.skc_family) == AF_INET6) {
+		BPF_CORE_READ_INTO(&a->laddr, sk, __sk_common.skc_v6_rcv_saddr);
+		BPF_CORE_READ_INTO(&a->raddr, sk, __sk_common.skc_v6_daddr);
+		/* an IPv4-mapped address gives IPv4 records */
+		if (!(*(__u64 *)a->laddr == 0 &&
+		      *(__u32 *)(a->laddr + 8) == bpf_htonl(0xffff)))
+			a->family = AF_INET6;
+	}
+	if (a->family == AF_INET) {
+		__builtin_memset(a->laddr, 0, 16);
+		__builtin_memset(a->raddr, 0, 16);
+		*(__u32 *)a->laddr =
+			BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
+		*(__u32 *)a->raddr = BPF_CORE_READ(sk, __sk_common.skc_daddr);
+	}
+	bpf_map_update_elem(&conn_addrs, &key, a, BPF_ANY);
+}
+
+/*
+ * Does the capture want a record of @type of @conn? Fills the record
+ * header @r (all but seq, sizes and the data fields) when it does.
+ */
+static __always_inline bool conn_match(struct smc_connection___x *conn,
+				       __u8 type, struct smc_bpf_rec *r)
+{
+	struct smc_link_group___x *lgr = BPF_CORE_READ(conn, lgr);
+	struct conn_addr a;
+	__u8 smcd;
+
+	if (!lgr)
+		return false;
+	if (BPF_CORE_READ(conn_smc(conn), sk.__sk_common.skc_net.net,
+			  ns.inum) != cfg_netns)
+		return false;
+	smcd = BPF_CORE_READ(lgr, is_smcd);
+	if ((cfg_mode == SMC_DUMMY_MODE_SMCR && smcd) ||
+	    (cfg_mode == SMC_DUMMY_MODE_SMCD && !smcd))
+		return false;
+	if ((cfg_type == SMC_DUMMY_CAPTURE_RAW && type != SMC_DUMP_TYPE_RAW) ||
+	    (cfg_type == SMC_DUMMY_CAPTURE_CDC && type != SMC_DUMP_TYPE_CDC))
+		return false;
+	__builtin_memset(r, 0, sizeof(*r));
+	r->kind = type == SMC_DUMP_TYPE_RAW ? SMC_BPF_DATA : SMC_BPF_CDC;
+	r->mode = smcd ? SMC_DUMP_MODE_SMCD : SMC_DUMP_MODE_SMCR;
+	r->smc_ver = BPF_CORE_READ(lgr, smc_version);
+	r->token = BPF_CORE_READ(conn, alert_token_local);
+	r->conn = (__u64)conn;
+	get_addr(conn, &a);
+	r->family = a.family;
+	r->lport = a.lport;
+	r->rport = a.rport;
+	__builtin_memcpy(r->laddr, a.laddr, 16);
+	__builtin_memcpy(r->raddr, a.raddr, 16);
+	return true;
+}
+
+/* Hand record @t (numbered) and @len bytes of payload at @src to user
+ * space, copied now; a full ring counts it lost
+ */
+#define EMIT_CLASS(SIZE)						\
+	do {								\
+		struct smc_bpf_rec *r;					\
+		r = bpf_ringbuf_reserve(&ring, sizeof(*r) + (SIZE), 0);	\
+		if (!r) {						\
+			__sync_fetch_and_add(&lost, 1);			\
+			return;						\
+		}							\
+		*r = *t;						\
+		r->caplen = len;					\
+		if (bpf_probe_read_kernel(r + 1, len, src))		\
+			__builtin_memset(r + 1, 0, (SIZE) < 64 ? (SIZE) : 64); \
+		bpf_ringbuf_submit(r, 0);				\
+		return;							\
+	} while (0)
+
+static __always_inline void emit(const struct smc_bpf_rec *t,
+				 const void *src, __u32 len)
+{
+	if (len <= 64)
+		EMIT_CLASS(64);
+	if (len <= 1024)
+		EMIT_CLASS(1024);
+	if (len <= 16384)
+		EMIT_CLASS(16384);
+	if (len <= 65536)
+		EMIT_CLASS(65536);
+}
+
+/* The records of one data block: contiguous ranges of the ring buffer,
+ * none longer than SMC_BPF_MAX_PAYLOAD, each with its cursor
+ */
+struct chunk_ctx {
+	struct smc_bpf_rec t;
+	const __u8 *ring;
+	__u32 buflen;
+	__u32 pos;
+	__u32 left;
+	__u32 wrap;
+};
+
+static long data_chunk(__u32 i, void *arg)
+{
+	struct chunk_ctx *c = arg;
+	__u32 n = c->left, cap;
+
+	if (!n || c->pos >= c->buflen)
+		return 1;
+	if (n > c->buflen - c->pos)
+		n = c->buflen - c->pos;
+	if (n > SMC_BPF_MAX_PAYLOAD)
+		n = SMC_BPF_MAX_PAYLOAD;
+	cap = n;
+	c->t.flags &= ~SMC_DUMP_F_TRUNC;
+	if (cfg_snaplen && n > cfg_snaplen) {
+		cap = cfg_snaplen;
+		c->t.flags |= SMC_DUMP_F_TRUNC;
+	}
+	c->t.seq = __sync_fetch_and_add(&seq_next, 1);
+	c->t.orig_len = n;
+	c->t.count = c->pos;
+	c->t.wrap = (__u16)c->wrap;
+	emit(&c->t, c->ring + c->pos, cap & 0xffff);
+	c->pos += n;
+	if (c->pos >= c->buflen) {
+		c->pos = 0;
+		c->wrap++;
+	}
+	c->left -= n;
+	return 0;
+}
+
+static __always_inline void data_records(struct smc_connection___x *conn,
+					 bool rx, const __u8 *ring,
+					 __u32 buflen,
+					 union smc_host_cursor___x from,
+					 __u32 len)
+{
+	struct chunk_ctx c;
+
+	if (!len || !buflen || len > buflen ||
+	    !conn_match(conn, SMC_DUMP_TYPE_RAW, &c.t))
+		return;
+	c.t.flags = rx ? SMC_DUMP_F_RX : 0;
+	c.t.buflen = buflen;
+	c.ring = ring;
+	c.buflen = buflen;
+	c.pos = from.count;
+	c.left = len;
+	c.wrap = from.wrap;
+	bpf_loop(len / SMC_BPF_MAX_PAYLOAD + 2, data_chunk, &c, 0);
+}
+
+/* smc_curs_diff(): bytes from @old to @new in a ring of @size */
+static __always_inline __u32 curs_diff(__u32 size, __u16 owrap, __u32 ocount,
+				       __u16 nwrap, __u32 ncount)
+{
+	if (owrap != nwrap) {
+		if (size - ocount + ncount > size)
+			return 0;
+		return size - ocount + ncount;
+	}
+	return ncount > ocount ? ncount - ocount : 0;
+}
+
+static __always_inline void cdc_record(struct smc_connection___x *conn,
+				       bool rx, const void *msg, __u32 len,
+				       __u8 flags)
+{
+	struct smc_bpf_rec t;
+
+	if (!conn_match(conn, SMC_DUMP_TYPE_CDC, &t))
+		return;
+	t.flags = flags | (rx ? SMC_DUMP_F_RX : 0);
+	t.seq = __sync_fetch_and_add(&seq_next, 1);
+	t.orig_len = len;
+	emit(&t, msg, len);
+}
+
+/* ---- data sent ---- */
+
+SEC("fentry/smc_tx_rdma_writes")
+int BPF_PROG(tx_enter, struct smc_connection___x *conn)
+{
+	__u32 zero = 0;
+	struct tx_stash *s = bpf_map_lookup_elem(&tx_stash, &zero);
+
+	if (!s)
+		return 0;
+	s->conn = (__u64)conn;
+	BPF_CORE_READ_INTO(&s->sent, conn, tx_curs_sent);
+	return 0;
+}
+
+SEC("fexit/smc_tx_rdma_writes")
+int BPF_PROG(tx_exit, struct smc_connection___x *conn, void *wr, int ret)
+{
+	__u32 zero = 0, buflen, len;
+	struct tx_stash *s = bpf_map_lookup_elem(&tx_stash, &zero);
+	union smc_host_cursor___x now;
+	struct smc_buf_desc___x *sb;
+
+	if (!s || s->conn != (__u64)conn)
+		return 0;
+	s->conn = 0;
+	if (ret)
+		return 0;
+	BPF_CORE_READ_INTO(&now, conn, tx_curs_sent);
+	sb = BPF_CORE_READ(conn, sndbuf_desc);
+	if (!sb)
+		return 0;
+	buflen = BPF_CORE_READ(sb, len);
+	len = curs_diff(buflen, s->sent.wrap, s->sent.count, now.wrap,
+			now.count);
+	data_records(conn, false, BPF_CORE_READ(sb, cpu_addr), buflen,
+		     s->sent, len);
+	return 0;
+}
+
+/* ---- data and CDC messages received ---- */
+
+static __always_inline int recv(struct smc_sock___x *smc, const __u8 *cdc)
+{
+	struct smc_connection___x *conn = smc_conn(smc);
+	struct smc_link_group___x *lgr = BPF_CORE_READ(conn, lgr);
+	struct smc_buf_desc___x *rmb = BPF_CORE_READ(conn, rmb_desc);
+	union smc_host_cursor___x old;
+	__u32 buflen, len, ncount = 0;
+	__u16 nwrap = 0;
+	__u8 *ring;
+
+	if (!lgr || !rmb)
+		return 0;
+	ring = BPF_CORE_READ(rmb, cpu_addr);
+	if (BPF_CORE_READ(lgr, is_smcd)) {
+		/* struct smcd_cdc_msg in host byte order, as the tasklet
+		 * copied it; its type byte stays in the DMB
+		 */
+		__u8 m[SMC_BPF_CDC_D_LEN] __attribute__((aligned(8))) = {};
+
+		bpf_probe_read_kernel(&m[0], 1, ring);
+		bpf_probe_read_kernel(&m[8], 16, cdc + 8);
+		cdc_record(conn, true, m, SMC_BPF_CDC_D_LEN, 0);
+		/* (the verifier wants stack loads aligned: memcpy) */
+		__builtin_memcpy(&nwrap, &m[8], 2);
+		__builtin_memcpy(&ncount, &m[10], 4);
+	} else {
+		__u8 m[SMC_BPF_CDC_R_LEN] __attribute__((aligned(8)));
+
+		bpf_probe_read_kernel(m, sizeof(m), cdc);
+		cdc_record(conn, true, m, SMC_BPF_CDC_R_LEN, 0);
+		__builtin_memcpy(&nwrap, &m[10], 2);
+		__builtin_memcpy(&ncount, &m[12], 4);
+		nwrap = bpf_ntohs(nwrap);
+		ncount = bpf_ntohl(ncount);
+	}
+	BPF_CORE_READ_INTO(&old, conn, local_rx_ctrl.prod);
+	buflen = BPF_CORE_READ(rmb, len);
+	len = curs_diff(buflen, old.wrap, old.count, nwrap, ncount);
+	data_records(conn, true, ring + BPF_CORE_READ(conn, rx_off), buflen,
+		     old, len);
+	return 0;
+}
+
+SEC("fentry/smc_cdc_msg_recv_action")
+int BPF_PROG(rx_enter, struct smc_sock___x *smc, const __u8 *cdc)
+{
+	return recv(smc, cdc);
+}
+
+/* ---- CDC messages sent, SMC-R ---- */
+
+SEC("fentry/smc_cdc_msg_send")
+int BPF_PROG(cdc_send_enter, struct smc_connection___x *conn, void *wr_buf)
+{
+	__u32 k = 0;
+	struct cdc_stash *s = bpf_map_lookup_elem(&cdc_stash, &k);
+
+	if (!s)
+		return 0;
+	s->conn = (__u64)conn;
+	s->buf = (__u64)wr_buf;
+	s->armed = 1;
+	s->have = 0;
+	return 0;
+}
+
+/* The message is complete and not posted yet: number it now, so that its
+ * record comes before the peer's record of its arrival
+ */
+SEC("fentry/smc_wr_tx_send")
+int BPF_PROG(wr_send_enter)
+{
+	__u32 k = 0;
+	struct cdc_stash *s = bpf_map_lookup_elem(&cdc_stash, &k);
+	struct smc_bpf_rec t;
+
+	if (!s || !s->armed || s->have)
+		return 0;
+	s->armed = 0;
+	if (!conn_match((void *)s->conn, SMC_DUMP_TYPE_CDC, &t))
+		return 0;
+	bpf_probe_read_kernel(s->msg, sizeof(s->msg), (void *)s->buf);
+	s->seq = __sync_fetch_and_add(&seq_next, 1);
+	s->have = 1;
+	return 0;
+}
+
+SEC("fexit/smc_wr_tx_send")
+int BPF_PROG(wr_send_exit, void *link, void *priv, int ret)
+{
+	__u32 k = 0;
+	struct cdc_stash *s = bpf_map_lookup_elem(&cdc_stash, &k);
+	struct smc_bpf_rec t;
+
+	if (!s || !s->have)
+		return 0;
+	s->have = 0;
+	if (!conn_match((void *)s->conn, SMC_DUMP_TYPE_CDC, &t))
+		return 0;
+	t.flags = ret ? SMC_DUMP_F_FAILED : 0;
+	t.seq = s->seq;
+	t.orig_len = SMC_BPF_CDC_R_LEN;
+	emit(&t, s->msg, SMC_BPF_CDC_R_LEN);
+	return 0;
+}
+
+SEC("fexit/smc_cdc_msg_send")
+int BPF_PROG(cdc_send_exit, struct smc_connection___x *conn, void *wr_buf,
+	     void *pend, int ret)
+{
+	__u32 k = 0;
+	struct cdc_stash *s = bpf_map_lookup_elem(&cdc_stash, &k);
+
+	if (s)
+		s->armed = 0;
+	/* smc_wr_tx_send is not attachable: the message as it was posted */
+	if (cfg_cdc_send_late)
+		cdc_record(conn, false, wr_buf, SMC_BPF_CDC_R_LEN,
+			   ret ? SMC_DUMP_F_FAILED : 0);
+	return 0;
+}
+
+/* ---- CDC messages sent, SMC-D ---- */
+
+SEC("fentry/smcd_tx_ism_write")
+int BPF_PROG(ism_write_enter, struct smc_connection___x *conn, void *data,
+	     __u64 len, __u32 offset, int signal)
+{
+	__u32 k = 1;
+	struct cdc_stash *s = bpf_map_lookup_elem(&cdc_stash, &k);
+	struct smc_bpf_rec t;
+
+	if (!s)
+		return 0;
+	s->have = 0;
+	/* with signal set, the write is the CDC message */
+	if (!signal || len != SMC_BPF_CDC_D_LEN ||
+	    !conn_match(conn, SMC_DUMP_TYPE_CDC, &t))
+		return 0;
+	s->conn = (__u64)conn;
+	bpf_probe_read_kernel(s->msg, SMC_BPF_CDC_D_LEN, data);
+	s->seq = __sync_fetch_and_add(&seq_next, 1);
+	s->have = 1;
+	return 0;
+}
+
+SEC("fexit/smcd_tx_ism_write")
+int BPF_PROG(ism_write_exit, struct smc_connection___x *conn, void *data,
+	     __u64 len, __u32 offset, int signal, int ret)
+{
+	__u32 k = 1;
+	struct cdc_stash *s = bpf_map_lookup_elem(&cdc_stash, &k);
+	struct smc_bpf_rec t;
+
+	if (!s || !s->have || s->conn != (__u64)conn)
+		return 0;
+	s->have = 0;
+	if (!conn_match(conn, SMC_DUMP_TYPE_CDC, &t))
+		return 0;
+	t.flags = ret ? SMC_DUMP_F_FAILED : 0;
+	t.seq = s->seq;
+	t.orig_len = SMC_BPF_CDC_D_LEN;
+	emit(&t, s->msg, SMC_BPF_CDC_D_LEN);
+	return 0;
+}
+
+/* ---- connection end ---- */
+
+SEC("fentry/smc_conn_free")
+int BPF_PROG(conn_free, struct smc_connection___x *conn)
+{
+	__u64 key = (__u64)conn;
+	struct smc_bpf_rec *r;
+
+	if (!bpf_map_lookup_elem(&conn_addrs, &key))
+		return 0;
+	bpf_map_delete_elem(&conn_addrs, &key);
+	/* user space forgets the connection's stream positions */
+	r = bpf_ringbuf_reserve(&ring, sizeof(*r), 0);
+	if (!r)
+		return 0;
+	__builtin_memset(r, 0, sizeof(*r));
+	r->kind = SMC_BPF_END;
+	r->conn = key;
+	r->token = BPF_CORE_READ(conn, alert_token_local);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capture_bpf.h - what the BPF programs of the bpf backend
+ * (capture_bpf.bpf.c) hand to user space (capture_bpf.c) through their
+ * ring buffer: one struct smc_bpf_rec per record, followed by its
+ * payload. Shared by both sides; plain fixed-size types only, so that
+ * the BPF target and the host compiler lay it out alike.
+ */
+#ifndef SMC_CAPTURE_BPF_H
+#define SMC_CAPTURE_BPF_H
+
+#include <linux/types.h>
+
+/* smc_bpf_rec.kind */
+#define SMC_BPF_DATA		1	/* a data record (SMC_DUMP_TYPE_RAW) */
+#define SMC_BPF_CDC		2	/* a CDC record (SMC_DUMP_TYPE_CDC) */
+#define SMC_BPF_END		3	/* the connection was freed: no record */
+
+/* The SMC-R CDC message on the wire (SMC_WR_TX_SIZE) and SMC-D's */
+#define SMC_BPF_CDC_R_LEN	44
+#define SMC_BPF_CDC_D_LEN	32
+
+/* The largest data payload of a record: the largest IP datagram less the
+ * IPv4, UDP and record headers (IPv6 allows 20 bytes more: the kernel
+ * series splits there, and so does user space here)
+ */
+#define SMC_BPF_MAX_PAYLOAD	(65535 - 20 - 8 - 32)
+
+/* smc_bpf_cfg.mode and .type: the values of the link's filter
+ * (enum smc_dummy_mode, enum smc_dummy_capture)
+ */
+
+/**
+ * struct smc_bpf_rec - a record as the BPF programs saw it
+ * @kind: SMC_BPF_*
+ * @flags: SMC_DUMP_F_* of the record
+ * @mode: SMC_DUMP_MODE_SMCR or SMC_DUMP_MODE_SMCD
+ * @smc_ver: SMC version of the link group
+ * @seq: record number: every record that matched the filter takes one,
+ *	delivered or lost (ring full), so a loss is a gap
+ * @token: the connection's local alert token
+ * @orig_len: payload bytes before snaplen
+ * @caplen: payload bytes that follow this header
+ * @buflen: data: size of the ring buffer (send buffer or RMB) whose
+ *	cursor gave @wrap and @count
+ * @count: data: cursor count of the first payload byte
+ * @wrap: data: cursor wrap of the first payload byte; the stream offset
+ *	is (wrap * buflen + count), wrap extended past 16 bits by user space
+ * @family: AF_INET or AF_INET6: the IP version of the record
+ * @lport: local TCP port of the CLC socket, network byte order
+ * @rport: peer TCP port, network byte order
+ * @laddr: local address (IPv4: the first 4 bytes)
+ * @raddr: peer address
+ * @conn: kernel address of the connection, its identity until SMC_BPF_END
+ */
+struct smc_bpf_rec {
+	__u8	kind;
+	__u8	flags;
+	__u8	mode;
+	__u8	smc_ver;
+	__u32	seq;
+	__u32	token;
+	__u32	orig_len;
+	__u32	caplen;
+	__u32	buflen;
+	__u32	count;
+	__u16	wrap;
+	__u8	family;
+	__u8	pad;
+	__u16	lport;
+	__u16	rport;
+	__u32	pad2;
+	__u8	laddr[16];
+	__u8	raddr[16];
+	__u64	conn;
+};
+
+#endif /* SMC_CAPTURE_BPF_H */
