@@ -137,16 +137,18 @@ for i in range(n):
     print("data token=7 seq=%d offset=%d len=64" % (i + 1, (n - 1 - i) * 128))
 ' "$scale" | "$gen" "$dir/reverse.pcap"
 
-# "seconds KiB" of a command, output to /dev/null: the median of
-# SMC_DUMP_BENCH_RUNS runs by time, with that run's max RSS; $before, when
-# set, is run before each
+# "seconds KiB" of a command, output to /dev/null: the CPU seconds it
+# took (user + system: the file system's work for follow is system time),
+# not the wall clock, so that a loaded machine moves the ratios less; the
+# median of SMC_DUMP_BENCH_RUNS runs, with that run's max RSS; $before,
+# when set, is run before each
 measure() {
 	local i
 
 	for ((i = 0; i < runs; i++)); do
 		[ -z "${before:-}" ] || eval "$before"
-		/usr/bin/time -f "%e %M" -o "$dir/time.out" "$@" >/dev/null 2>&1 || true
-		cat "$dir/time.out"
+		/usr/bin/time -f "%U %S %M" -o "$dir/time.out" "$@" >/dev/null 2>&1 || true
+		awk '{ printf "%.2f %s\n", $1 + $2, $3 }' "$dir/time.out"
 	done | sort -n | sed -n "$(( (runs + 1) / 2 ))p"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
@@ -157,7 +159,7 @@ verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= 3 * b ? "ok" : "MISS") 
 # testsuite/tools/mkfiles creating the same files with the same sizes,
 # and follow's target is its time above that floor within 3x read.
 make -s -C "$top/testsuite/tools" mkfiles >/dev/null
-printf '\n%-30s %8s %12s %8s %8s %15s\n' "scale ($scale records)" "seconds" \
+printf '\n%-30s %8s %12s %8s %8s %15s\n' "scale ($scale records)" "CPU s" \
 	"max RSS KiB" "x read" "target" "x floor"
 for f in conns reverse; do
 	before=
