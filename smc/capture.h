@@ -22,6 +22,8 @@
 #define DRAIN_MS		10000	/* longest wait for tcpdump to catch up */
 #define TCPDUMP_BUFFER_KIB	"32768"	/* tcpdump -B default of ours */
 #define ERRTEXT_MAX		4096	/* tcpdump's early stderr kept */
+#define STATUS_MS		250	/* the status line's update interval */
+#define STATUS_SAMPLES		5	/* rate over the last 4 intervals: 1 s */
 
 /**
  * struct start_opts - what smc dump start was asked to do
@@ -85,6 +87,12 @@ struct start_opts {
  * @captured: tcpdump's "packets captured", -1 unknown
  * @kdropped: tcpdump's "packets dropped by kernel", -1 unknown
  * @logpath: background: the log file
+ * @status: the live status line is wanted (capture_status.c)
+ * @status_shown: a status line stands on the terminal, not cleared yet
+ * @status_start: when the capture started listening (now_ms())
+ * @status_next: when the status line is due next
+ * @status_samples: the link's counters at the last updates, for the rate
+ * @status_nsamples: samples taken so far
  */
 struct capture {
 	struct start_opts *o;
@@ -115,6 +123,16 @@ struct capture {
 	long long captured;
 	long long kdropped;
 	char logpath[PATH_MAX];
+	bool status;
+	bool status_shown;
+	long long status_start;
+	long long status_next;
+	struct status_sample {
+		long long t;
+		uint64_t records;
+		uint64_t bytes;
+	} status_samples[STATUS_SAMPLES];
+	unsigned int status_nsamples;
 };
 
 /* capture_tcpdump.c */
@@ -138,6 +156,27 @@ void tcpdump_keep_early(struct capture *c, const char *line);
  * closed
  */
 void tcpdump_read_err(struct capture *c);
+
+/* capture_status.c: the one-line status of a foreground capture */
+
+/* capture_status_start() - decide whether the status line is shown
+ * (standard error a terminal that no record goes to) and start its clock
+ */
+void capture_status_start(struct capture *c);
+
+/* capture_status_due() - ms until the next update, 0 now, -1 never */
+int capture_status_due(const struct capture *c);
+
+/* capture_status_update() - read the link's counters and redraw the line */
+void capture_status_update(struct capture *c);
+
+/* capture_status_clear() - take the line off the terminal before other
+ * text goes there (it is redrawn at the next update)
+ */
+void capture_status_clear(struct capture *c);
+
+/* capture_status_stop() - clear the line for good */
+void capture_status_stop(struct capture *c);
 
 /* capture_live.c */
 
