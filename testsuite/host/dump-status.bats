@@ -13,6 +13,7 @@
 # tcpdump below moves while smc supervises it. The terminal is a pseudo
 # terminal of script(1) (util-linux, essential in Debian).
 
+# shellcheck disable=SC2154 # bats sets $stderr in run --separate-stderr
 bats_require_minimum_version 1.5.0
 
 load lib
@@ -94,7 +95,7 @@ status_lines() {
 	# every line has the fields, in this form
 	n=$(wc -l <"$BATS_TEST_TMPDIR/lines")
 	[ "$n" -ge 5 ]
-	! grep -Ev '^smcq0: 0:0[0-9], (100|300) records, (100|300)\.0 KiB, [0-9]+ records/s, [0-9.]+ (B|KiB)/s, lost (0|2)$' \
+	run ! grep -Ev '^smcq0: 0:0[0-9], (100|300) records, (100|300)\.0 KiB, [0-9]+ records/s, [0-9.]+ (B|KiB)/s, lost (0|2)$' \
 		"$BATS_TEST_TMPDIR/lines"
 	# both states of the counters shown: 1024-byte records, 2 lost with
 	# the 300
@@ -123,7 +124,7 @@ status_lines() {
 	# the warning starts a line of its own: at the start of the output's
 	# line or right after an erase
 	grep -aqE $'(^|\033\\[K\r\033\\[K)tcpdump: warning: something to say\r$' "$BATS_TEST_TMPDIR/tty"
-	! grep -aq $'records/s[^\r]*tcpdump: warning' "$BATS_TEST_TMPDIR/tty"
+	run ! grep -aq $'records/s[^\r]*tcpdump: warning' "$BATS_TEST_TMPDIR/tty"
 }
 
 @test "status: none when standard error is not a terminal" {
@@ -136,7 +137,7 @@ status_lines() {
 	[[ "$stderr" != *$'\033'* ]]
 	# a terminal on standard output only: still none
 	on_tty "$T/smcx dump start dev smcq0 write $BATS_TEST_TMPDIR/x.pcap 2>$BATS_TEST_TMPDIR/err"
-	! grep -aq 'records/s' "$BATS_TEST_TMPDIR/tty" "$BATS_TEST_TMPDIR/err"
+	run ! grep -aq 'records/s' "$BATS_TEST_TMPDIR/tty" "$BATS_TEST_TMPDIR/err"
 	grep -q 'the link delivered 300' "$BATS_TEST_TMPDIR/err"
 }
 
@@ -145,11 +146,11 @@ status_lines() {
 	on_tty "$T/smcx dump start dev smcq0"
 	cat -A "$BATS_TEST_TMPDIR/tty"
 	grep -aq 'the link delivered 300' "$BATS_TEST_TMPDIR/tty"
-	! grep -aq 'records/s' "$BATS_TEST_TMPDIR/tty"
+	run ! grep -aq 'records/s' "$BATS_TEST_TMPDIR/tty"
 	# records to a file, the terminal free for the line
 	on_tty "$T/smcx dump start dev smcq0 >$BATS_TEST_TMPDIR/records"
 	grep -aq 'records/s' "$BATS_TEST_TMPDIR/tty"
-	! grep -aq 'records/s' "$BATS_TEST_TMPDIR/records"
+	run ! grep -aq 'records/s' "$BATS_TEST_TMPDIR/records"
 	# write - : the pcap stream on standard output, not a terminal
 	on_tty "$T/smcx dump start dev smcq0 write - >$BATS_TEST_TMPDIR/stream"
 	grep -aq 'records/s' "$BATS_TEST_TMPDIR/tty"
