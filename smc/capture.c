@@ -796,11 +796,15 @@ static int run_loop(struct capture *c, bool until_ready)
 {
 	long long t0 = now_ms();
 
+	int due;
+
 	for (;;) {
 		if (until_ready && c->ready)
 			return 1;
 		if (!c->tpid && c->errfd < 0)
 			return 0;
+		if (c->stop)
+			capture_status_stop(c);
 		if (c->stop && c->tpid && !c->term_at) {
 			/* no new records, and the ring's rest on the link
 			 * before tcpdump drains
@@ -813,7 +817,12 @@ static int run_loop(struct capture *c, bool until_ready)
 				drain(c);
 			end_tcpdump(c);
 		}
-		step(c, 200);
+		due = until_ready ? -1 : capture_status_due(c);
+		if (!due) {
+			capture_status_update(c);
+			due = capture_status_due(c);
+		}
+		step(c, due >= 0 && due < 200 ? due : 200);
 		if (until_ready && !c->ready && c->tpid && !c->term_at &&
 		    now_ms() - t0 > START_TIMEOUT_MS) {
 			tcpdump_keep_early(c, "smc dump: tcpdump did not start listening in time");
@@ -1004,8 +1013,10 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		if (o->file)
 			fprintf(stderr, "writing %s; ", o->file);
 		fprintf(stderr, "^C ends it\n");
+		capture_status_start(&c);
 	}
 	run_loop(&c, false);
+	capture_status_stop(&c);
 	/* tcpdump flushed and closed its output: the decoder reads it to
 	 * the end
 	 */

@@ -22,6 +22,8 @@
 #define DRAIN_MS		10000	/* longest wait for tcpdump to catch up */
 #define TCPDUMP_BUFFER_KIB	"32768"	/* tcpdump -B default of ours */
 #define ERRTEXT_MAX		4096	/* tcpdump's early stderr kept */
+#define STATUS_MS		250	/* the status line's update interval */
+#define STATUS_SAMPLES		5	/* rate over the last 4 intervals: 1 s */
 
 /* smc dump start backend: the smc-dummy link of the kernel series, or
  * BPF programs on an unmodified kernel (capture_bpf.c); auto: the kernel
@@ -99,6 +101,12 @@ struct start_opts {
  * @logpath: background: the log file
  * @bpf: the bpf backend's state, NULL with the kernel backend
  * @bpf_stopped: the bpf programs are detached and their ring read
+ * @status: the live status line is wanted (capture_status.c)
+ * @status_shown: a status line stands on the terminal, not cleared yet
+ * @status_start: when the capture started listening (now_ms())
+ * @status_next: when the status line is due next
+ * @status_samples: the link's counters at the last updates, for the rate
+ * @status_nsamples: samples taken so far
  */
 struct capture {
 	struct start_opts *o;
@@ -131,6 +139,16 @@ struct capture {
 	char logpath[PATH_MAX];
 	struct bpf_cap *bpf;
 	bool bpf_stopped;
+	bool status;
+	bool status_shown;
+	long long status_start;
+	long long status_next;
+	struct status_sample {
+		long long t;
+		uint64_t records;
+		uint64_t bytes;
+	} status_samples[STATUS_SAMPLES];
+	unsigned int status_nsamples;
 };
 
 /* capture_tcpdump.c */
@@ -154,6 +172,27 @@ void tcpdump_keep_early(struct capture *c, const char *line);
  * closed
  */
 void tcpdump_read_err(struct capture *c);
+
+/* capture_status.c: the one-line status of a foreground capture */
+
+/* capture_status_start() - decide whether the status line is shown
+ * (standard error a terminal that no record goes to) and start its clock
+ */
+void capture_status_start(struct capture *c);
+
+/* capture_status_due() - ms until the next update, 0 now, -1 never */
+int capture_status_due(const struct capture *c);
+
+/* capture_status_update() - read the link's counters and redraw the line */
+void capture_status_update(struct capture *c);
+
+/* capture_status_clear() - take the line off the terminal before other
+ * text goes there (it is redrawn at the next update)
+ */
+void capture_status_clear(struct capture *c);
+
+/* capture_status_stop() - clear the line for good */
+void capture_status_stop(struct capture *c);
 
 /* capture_live.c */
 

@@ -151,10 +151,12 @@ static void on_line(struct capture *c, const char *line)
 	if (count_line(line, "received by filter", &n) ||
 	    count_line(line, "dropped by interface", &n))
 		return;
-	if (!c->ready)
+	if (!c->ready) {
 		tcpdump_keep_early(c, line);
-	else
+	} else {
+		capture_status_clear(c);
 		fprintf(stderr, "%s\n", line);
+	}
 }
 
 void tcpdump_read_err(struct capture *c)

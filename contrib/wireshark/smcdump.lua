@@ -115,6 +115,22 @@ local f = {
 	cons_wrap = ProtoField.uint16("smcdump.cdc.cons.wrap", "Wrap", base.DEC),
 	cons_count = ProtoField.uint32("smcdump.cdc.cons.count", "Count",
 				       base.DEC),
+	-- the cursors as numbers for I/O graphs and comparisons
+	prod_pos = ProtoField.uint64("smcdump.cdc.prod.pos",
+				     "Producer cursor as wrap * 2^32 + count",
+				     base.DEC),
+	cons_pos = ProtoField.uint64("smcdump.cdc.cons.pos",
+				     "Consumer cursor as wrap * 2^32 + count",
+				     base.DEC),
+	prod_stream = ProtoField.uint64("smcdump.cdc.prod.stream_offset",
+					"Producer cursor at stream offset",
+					base.DEC),
+	cons_stream = ProtoField.uint64("smcdump.cdc.cons.stream_offset",
+					"Consumer cursor at stream offset",
+					base.DEC),
+	cons_limit = ProtoField.uint64("smcdump.cdc.cons.limit",
+				       "Peer may produce up to stream offset",
+				       base.DEC),
 	prod_cursor_flags = ProtoField.uint16("smcdump.cdc.prod_cursor_flags",
 					      "Producer cursor flag bytes (unused)",
 					      base.HEX),
@@ -188,6 +204,11 @@ smcdump.prefs.dummy_frames = Pref.bool("UDP of smc-dummy frames is a record",
 	"UDP in an Ethernet frame whose source and destination MAC are " ..
 	"equal (and not zero) comes from an smc-dummy link: decode it as " ..
 	"a record even without the magic, and report a wrong magic")
+smcdump.prefs.rmb_size = Pref.uint("RMB/DMB size (bytes)", 0,
+	"Size of the receive buffer the cursors point into (smc dump " ..
+	"analyze prints it as the window): with it, each cursor is also " ..
+	"shown as a stream offset (wrap * size + count), comparable with " ..
+	"the data records' stream offsets; 0: not shown")
 
 -- ------------------------------------------------------------ helpers
 
@@ -299,6 +320,21 @@ local function dissect_cdc(r, len, smcd, tree)
 		ct:add(f.cons_wrap, r(18, 2))
 		ct:add(f.cons_count, r(20, 4))
 		pf_r, csf_r = r(24, 1), r(25, 1)
+	end
+
+	-- one number per cursor, generated: in cursor order across wraps,
+	-- and with the buffer's size, a stream offset
+	local ptree, ctree = st:add(f.prod_pos, r(8, 8), UInt64(pcount, pwrap)),
+			     st:add(f.cons_pos, r(16, 8), UInt64(ccount, cwrap))
+	ptree:set_generated()
+	ctree:set_generated()
+	local size = smcdump.prefs.rmb_size
+	if size and size > 0 then
+		local pso = UInt64(pwrap) * size + pcount
+		local cso = UInt64(cwrap) * size + ccount
+		st:add(f.prod_stream, r(8, 8), pso):set_generated()
+		st:add(f.cons_stream, r(16, 8), cso):set_generated()
+		st:add(f.cons_limit, r(16, 8), cso + size):set_generated()
 	end
 
 	pf, csf = pf_r:uint(), csf_r:uint()

@@ -337,6 +337,32 @@ open("got", "wb").write(got)' "$PORT"
 	grep -q "byte count differs: 999 bytes received, 1000 expected" srv.err
 }
 
+@test "--read-pause: the reader sleeps after each receive, each pause logged" {
+	local t0 t1
+	t0=$(date +%s.%N)
+	start_server --tcp -a 127.0.0.1 -n 1M --read-pause 40 --pause-log pauses
+	run -0 --separate-stderr "$T" client --tcp -a 127.0.0.1 -p "$PORT" -n 1M
+	wait_server
+	t1=$(date +%s.%N)
+	cat pauses
+	[[ $SRV_RC == 0 ]]
+	grep -q 'conn 0 rx bytes 1048576 sha256 [0-9a-f]* verify ok' srv.out
+	# a receive takes at most 128 KiB, so 8 pauses or more; every line
+	# "pause 0 BYTES START END": the bytes sum to the stream, each pause
+	# 40 ms or longer, in order, inside the run
+	awk -v t0="$t0" -v t1="$t1" '
+		$1 != "pause" || $2 != 0 || NF != 5 || $3 < 1 || $3 > 131072 { exit 1 }
+		$5 - $4 < 0.040 || $4 < last || $4 < t0 || $5 > t1 { exit 1 }
+		{ sum += $3; n++; last = $5 }
+		END { if (sum != 1048576 || n < 8) exit 1 }' pauses
+	run -2 "$T" client -a 127.0.0.1 -p 1 --pause-log x
+	[[ $output == *"--pause-log goes with --read-pause"* ]]
+	run -2 "$T" pattern -d c2s --read-pause 5
+	[[ $output == *"pattern does not take --read-pause"* ]]
+	run -2 "$T" server --read-pause 60001
+	[[ $output == *"invalid read pause '60001'"* ]]
+}
+
 @test "a single corrupted byte anywhere is found at its offset" {
 	local off
 

@@ -286,6 +286,75 @@ legacy hdrver=1 mode=r type=1 hex=0102"
 	[[ "$output" == *"frame 2: offset (smcdump.stream_offset)"* ]]
 }
 
+# ------------------------------------------------- numbers for graphs
+
+# The cursors and data offsets as numeric fields, for Statistics > I/O
+# Graphs (README, "Graphs"). Every expected number is worked out here:
+# pos = wrap * 2^32 + count; with rmb_size S, stream_offset = wrap * S +
+# count and the limit the consumer cursor sets is stream_offset + S.
+
+@test "cursors as numbers: pos, and with rmb_size the stream offset and limit" {
+	gen "$T/n.pcap" <<-EOF
+	cdc dir=rx token=0x1234abcd seq=1 pwrap=3 pcount=65536 cwrap=2 ccount=777
+	cdc mode=d dir=tx token=0x77 seq=2 pwrap=65535 pcount=4294967295 cwrap=65535 ccount=4294967295
+	cdc mode=d dir=rx token=0x77 seq=3 pwrap=258 pcount=0x01020304 cwrap=1 ccount=5
+	data dir=tx token=0x1 seq=4 offset=4096 len=1000
+	EOF
+	local e=(-e smcdump.cdc.prod.pos -e smcdump.cdc.cons.pos
+		 -e smcdump.cdc.prod.stream_offset -e smcdump.cdc.cons.stream_offset
+		 -e smcdump.cdc.cons.limit -e smcdump.stream_offset
+		 -e smcdump.stream_end -e smcdump.payload_len)
+	run -0 tshark_lua -r "$T/n.pcap" -T fields -E separator=, "${e[@]}"
+	printf '%s\n' "${lines[@]}"
+	# 3 * 4294967296 + 65536, 2 * 4294967296 + 777; 2^48 - 1;
+	# 258 * 2^32 + 0x01020304 = 1108101562368 + 16909060, 2^32 + 5
+	[ "${lines[0]}" = "12884967424,8589935369,,,,,,44" ]
+	[ "${lines[1]}" = "281474976710655,281474976710655,,,,,,32" ]
+	[ "${lines[2]}" = "1108118471428,4294967301,,,,,,32" ]
+	[ "${lines[3]}" = ",,,,,4096,5096,1000" ]
+	[ "${#lines[@]}" -eq 4 ]
+	run -0 tshark_lua -o smcdump.rmb_size:65536 -r "$T/n.pcap" -T fields \
+		-E separator=, "${e[@]}"
+	printf '%s\n' "${lines[@]}"
+	# 3 * 65536 + 65536, 2 * 65536 + 777, + 65536;
+	# 65535 * 65536 + 4294967295 = 8589869055, + 65536;
+	# 258 * 65536 + 16909060 = 33817348, 65536 + 5, + 65536
+	[ "${lines[0]}" = "12884967424,8589935369,262144,131849,197385,,,44" ]
+	[ "${lines[1]}" = "281474976710655,281474976710655,8589869055,8589869055,8589934591,,,32" ]
+	[ "${lines[2]}" = "1108118471428,4294967301,33817348,65541,131077,,,32" ]
+	[ "${lines[3]}" = ",,,,,4096,5096,1000" ]
+	# usable in filters: the cursor after a wrap is the larger
+	run -0 tshark_lua -r "$T/n.pcap" -Y 'smcdump.cdc.prod.pos > 12884967424' \
+		-T fields -e smcdump.seq
+	[ "$output" = "$(printf '2\n3')" ]
+}
+
+@test "I/O graph numbers: a stall seen in MAX of stream_end, prod and limit per interval" {
+	# RMB of 4096 bytes: 3000 sent and announced; the peer consumes them
+	# (limit 3000 + 4096); 3000 more, the producer cursor wraps to 1:1904
+	# (stream offset 6000 = 4096 + 1904); then nothing for a second until
+	# the peer announces 1:1904 consumed (limit 6000 + 4096)
+	gen "$T/io.pcap" <<-EOF
+	data dir=tx token=0x7 seq=1 offset=0 len=3000 ts=1700000000.0
+	cdc dir=tx token=0x7 seq=2 pcount=3000 ts=1700000000.01
+	cdc dir=rx token=0x7 seq=3 ccount=3000 ts=1700000000.02
+	data dir=tx token=0x7 seq=4 offset=3000 len=3000 ts=1700000000.6
+	cdc dir=tx token=0x7 seq=5 pwrap=1 pcount=1904 ts=1700000000.61
+	cdc dir=rx token=0x7 seq=6 cwrap=1 ccount=1904 ts=1700000001.7
+	EOF
+	# tshark's io,stat takes a field's value only when its filter names
+	# the field (the GUI's Y Field needs no such filter)
+	local tx='smcdump.token == 7 && smcdump.dir == "tx"'
+	local rx='smcdump.token == 7 && smcdump.dir == "rx"'
+	run -0 tshark_lua -o smcdump.rmb_size:4096 -r "$T/io.pcap" -q -z \
+		"io,stat,0.5,MAX(smcdump.stream_end)smcdump.stream_end && $tx,MAX(smcdump.cdc.prod.stream_offset)smcdump.cdc.prod.stream_offset && $tx,MAX(smcdump.cdc.cons.limit)smcdump.cdc.cons.limit && $rx"
+	printf '%s\n' "${lines[@]}"
+	# the rows of the table: interval, then the three maxima
+	run -0 awk -F'|' '$2 ~ /<>/ { gsub(/ /, ""); print $2, $3, $4, $5 }' <<<"$output"
+	[ "$output" = "$(printf '%s\n' '0.0<>0.5 3000 3000 7096' '0.5<>1.0 6000 6000 0' \
+		'1.0<>1.5 0 0 0' '1.5<>1.7 0 0 10096')" ]
+}
+
 # ------------------------------------------------------------- real
 
 @test "real captures of the patched kernel: every field as smc dump read" {

@@ -33,7 +33,8 @@
  *    from here:
  *	RTM_GETLINK dump	the messages of FAKENL_REPLY, then NLMSG_DONE
  *	RTM_GETLINK		the message of FAKENL_REPLY with the index or
- *				IFLA_IFNAME asked for, else error ENODEV
+ *				IFLA_IFNAME asked for (and an ACK when
+ *				NLM_F_ACK asks for one), else error ENODEV
  *	other dumps		NLMSG_DONE
  *	anything else		an ACK (error 0)
  *    With FAKENL_STATE=FILE instead of FAKENL_REPLY, FILE (may be absent)
@@ -43,6 +44,10 @@
  *    the same type), RTM_DELLINK deletes it, with the kernel's ENODEV,
  *    EEXIST and EOPNOTSUPP. Enough to dry-run testsuite/vm/iplink.bats
  *    on the host; it says nothing about the kernel.
+ *    With FAKENL_STATS=FILE, every smc-dummy link in an answer carries
+ *    IFLA_STATS64 with tx_packets, tx_bytes and tx_dropped read from FILE
+ *    ("N N N") at that moment: a test changes the counters under a
+ *    running `smc dump start`.
  *    Every request is appended to the file FAKENL_LOG, if set, and traced
  *    on stderr if FAKENL_DEBUG is set. A receive with nothing queued fails
  *    with EIO instead of blocking.
@@ -282,20 +287,56 @@ static __u32 port_id(struct fake *f)
 	return sa.nl_pid;
 }
 
+static void linkinfo_of(struct nlmsghdr *h, struct rtattr **kind,
+			struct rtattr **data);
+
+/* FAKENL_STATS: the counters of every smc-dummy link, read afresh for
+ * each answer from the file's "TX_PACKETS TX_BYTES TX_DROPPED"; false
+ * when not set or for another link
+ */
+static bool stats_of(struct nlmsghdr *c, struct rtnl_link_stats64 *st)
+{
+	const char *path = getenv("FAKENL_STATS");
+	unsigned long long p, b, d;
+	struct rtattr *kind, *data;
+	FILE *f;
+	int n;
+
+	if (!path || c->nlmsg_type != RTM_NEWLINK)
+		return false;
+	linkinfo_of(c, &kind, &data);
+	if (!kind || strcmp(RTA_DATA(kind), "smc-dummy"))
+		return false;
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fscanf(f, "%llu %llu %llu", &p, &b, &d);
+	fclose(f);
+	if (n != 3)
+		return false;
+	memset(st, 0, sizeof(*st));
+	st->tx_packets = p;
+	st->tx_bytes = b;
+	st->tx_dropped = d;
+	return true;
+}
+
 /* Queue canned message @c as the answer to request @req */
 static void queue_reply(struct fake *f, const struct nlmsghdr *req,
 			const struct nlmsghdr *c, __u16 flags)
 {
-	struct nlmsghdr *h = malloc(c->nlmsg_len);
+	static struct msg m;
+	struct rtnl_link_stats64 st;
 
-	if (!h)
-		die("out of memory");
-	memcpy(h, c, c->nlmsg_len);
-	h->nlmsg_seq = req->nlmsg_seq;
-	h->nlmsg_pid = port_id(f);
-	h->nlmsg_flags = flags;
-	queue(f, h, h->nlmsg_len);
-	free(h);
+	if (c->nlmsg_len > sizeof(m.buf))
+		die("message too long");
+	memcpy(m.buf, c, c->nlmsg_len);
+	if (stats_of(&m.h, &st))
+		put(&m, IFLA_STATS64, &st, sizeof(st));
+	m.h.nlmsg_seq = req->nlmsg_seq;
+	m.h.nlmsg_pid = port_id(f);
+	m.h.nlmsg_flags = flags;
+	queue(f, m.buf, m.h.nlmsg_len);
 }
 
 static void queue_done(struct fake *f, const struct nlmsghdr *req)
@@ -604,9 +645,12 @@ static void answer(struct fake *f, unsigned char *buf, size_t len)
 		} else if (h->nlmsg_type == RTM_GETLINK) {
 			struct nlmsghdr *c = find_link(h);
 
-			if (c)
+			if (c) {
 				queue_reply(f, h, c, 0);
-			else
+				/* as the kernel: the ack asked for follows */
+				if (h->nlmsg_flags & NLM_F_ACK)
+					queue_error(f, h, 0);
+			} else
 				queue_error(f, h, -ENODEV);
 		} else if (h->nlmsg_type >= RTM_BASE &&
 			   (h->nlmsg_type & 3) == 2 &&	/* RTM_GET* */

@@ -76,6 +76,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -135,7 +136,7 @@ enum verdict { V_SMC, V_FALLBACK, V_UNKNOWN, V_TCP };
 enum opt {
 	O_IPV4, O_IPV6, O_ADDR, O_PORT, O_BYTES, O_SEED, O_CONNS, O_TCP,
 	O_AF_SMC, O_ALLOW_FB, O_EXPECT_FB, O_THRESHOLD, O_TIMEOUT, O_READY,
-	O_INDEX, O_DIR, O_CHECK_TCP, O_NO_VERIFY,
+	O_INDEX, O_DIR, O_CHECK_TCP, O_NO_VERIFY, O_READ_PAUSE, O_PAUSE_LOG,
 	O_LONG_ONLY_BASE = 256,	/* getopt values of long-only options */
 };
 
@@ -159,6 +160,9 @@ struct config {
 	uint32_t index;
 	int dir;
 	bool no_verify;			/* count the bytes only (benchmarks) */
+	unsigned int read_pause_ms;	/* a slow reader: sleep after each recv */
+	const char *pause_log;		/* where each pause is written */
+	FILE *pause_f;			/* @pause_log, open */
 };
 
 /* Outcome of one direction of one connection. */
@@ -415,11 +419,12 @@ static void help(void)
 "                   [--tcp [--check-tcp]|--af-smc]\n"
 "                   [--allow-fallback|--expect-fallback]\n"
 "                   [--fallback-threshold BYTES] [-T SECS] [-r FILE]\n"
-"                   [--no-verify]\n"
+"                   [--no-verify] [--read-pause MS [--pause-log FILE]]\n"
 "       " PROG " client -a ADDR [-4|-6] [-p PORT] [-n BYTES] [-s SEED] [-c CONNS]\n"
 "                   [--tcp [--check-tcp]|--af-smc]\n"
 "                   [--allow-fallback|--expect-fallback]\n"
 "                   [--fallback-threshold BYTES] [-T SECS] [--no-verify]\n"
+"                   [--read-pause MS [--pause-log FILE]]\n"
 "       " PROG " pattern [-n BYTES] [-s SEED] [-i INDEX] -d c2s|s2c\n"
 "       " PROG " --help\n"
 "\n"
@@ -452,6 +457,10 @@ static void help(void)
 "                         and over, count what arrives, hash and compare\n"
 "                         nothing (sha256 none, verify count); both sides\n"
 "                         must agree\n"
+"      --read-pause MS    a slow reader: sleep MS ms (0..60000) after each\n"
+"                         receive of up to 128 KiB\n"
+"      --pause-log FILE   write each pause to FILE: \"pause CONN BYTES START\n"
+"                         END\", START and END in CLOCK_REALTIME seconds\n"
 "      --allow-fallback   report fallback to TCP but do not fail on it\n"
 "      --expect-fallback  succeed only if every connection fell back\n"
 "      --fallback-threshold BYTES\n"
@@ -773,6 +782,34 @@ static size_t first_diff(const uint8_t *a, const uint8_t *b, size_t len)
 }
 
 /*
+ * read_pause() - --read-pause: the slow reader sleeps after each recv()
+ * of @n bytes on connection @index; with --pause-log each pause is a line
+ * "pause INDEX BYTES START END", START and END in CLOCK_REALTIME seconds
+ * (the clock of capture timestamps) with 9 decimals.
+ */
+static void read_pause(const struct config *cfg, uint32_t index, ssize_t n)
+{
+	struct timespec t0, t1, d = {
+		.tv_sec = cfg->read_pause_ms / 1000,
+		.tv_nsec = (long)(cfg->read_pause_ms % 1000) * 1000000,
+	};
+
+	if (!cfg->read_pause_ms)
+		return;
+	clock_gettime(CLOCK_REALTIME, &t0);
+	while (nanosleep(&d, &d) && errno == EINTR)
+		;
+	clock_gettime(CLOCK_REALTIME, &t1);
+	if (cfg->pause_f) {
+		/* one fprintf per line: stdio locks the stream for it */
+		fprintf(cfg->pause_f, "pause %" PRIu32 " %zd %lld.%09ld %lld.%09ld\n",
+			index, n, (long long)t0.tv_sec, t0.tv_nsec,
+			(long long)t1.tv_sec, t1.tv_nsec);
+		fflush(cfg->pause_f);
+	}
+}
+
+/*
  * rx_thread() - receive until the peer ends its stream, hash everything,
  * and compare it with the pattern the peer should send: record the first
  * offset that differs, including a stream that is too short or too long.
@@ -808,6 +845,7 @@ static void *rx_thread(void *arg)
 		}
 		if (!n)
 			break;
+		read_pause(cfg, c->index, n);
 		if (cfg->no_verify) {
 			/* only the count: more bytes than sent is a mismatch */
 			if (!st->mismatch && off + n > cfg->bytes) {
@@ -1318,7 +1356,8 @@ static int run_pattern(const struct config *cfg)
 			 OPT_BIT(O_CONNS) | OPT_BIT(O_TCP) | OPT_BIT(O_AF_SMC) | \
 			 OPT_BIT(O_ALLOW_FB) | OPT_BIT(O_EXPECT_FB) | \
 			 OPT_BIT(O_THRESHOLD) | OPT_BIT(O_TIMEOUT) | \
-			 OPT_BIT(O_CHECK_TCP) | OPT_BIT(O_NO_VERIFY))
+			 OPT_BIT(O_CHECK_TCP) | OPT_BIT(O_NO_VERIFY) | \
+			 OPT_BIT(O_READ_PAUSE) | OPT_BIT(O_PAUSE_LOG))
 
 /* Options each subcommand accepts. */
 static const unsigned int mode_opts[] = {
@@ -1342,12 +1381,13 @@ static const char *const opt_name[] = {
 	[O_THRESHOLD] = "--fallback-threshold", [O_TIMEOUT] = "--timeout",
 	[O_READY] = "--ready-file", [O_INDEX] = "--index",
 	[O_DIR] = "--direction", [O_CHECK_TCP] = "--check-tcp",
-	[O_NO_VERIFY] = "--no-verify",
+	[O_NO_VERIFY] = "--no-verify", [O_READ_PAUSE] = "--read-pause",
+	[O_PAUSE_LOG] = "--pause-log",
 };
 
 enum {
 	L_TCP = O_LONG_ONLY_BASE, L_AF_SMC, L_ALLOW_FB, L_EXPECT_FB,
-	L_THRESHOLD, L_CHECK_TCP, L_NO_VERIFY,
+	L_THRESHOLD, L_CHECK_TCP, L_NO_VERIFY, L_READ_PAUSE, L_PAUSE_LOG,
 };
 
 static const struct option long_opts[] = {
@@ -1361,6 +1401,8 @@ static const struct option long_opts[] = {
 	{ "tcp",		no_argument,		NULL, L_TCP },
 	{ "check-tcp",		no_argument,		NULL, L_CHECK_TCP },
 	{ "no-verify",		no_argument,		NULL, L_NO_VERIFY },
+	{ "read-pause",		required_argument,	NULL, L_READ_PAUSE },
+	{ "pause-log",		required_argument,	NULL, L_PAUSE_LOG },
 	{ "af-smc",		no_argument,		NULL, L_AF_SMC },
 	{ "allow-fallback",	no_argument,		NULL, L_ALLOW_FB },
 	{ "expect-fallback",	no_argument,		NULL, L_EXPECT_FB },
@@ -1457,6 +1499,17 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			o = O_NO_VERIFY;
 			cfg->no_verify = true;
 			break;
+		case L_READ_PAUSE:
+			o = O_READ_PAUSE;
+			cfg->read_pause_ms = parse_num("read pause", optarg,
+						       false, 60000);
+			break;
+		case L_PAUSE_LOG:
+			o = O_PAUSE_LOG;
+			if (!*optarg)
+				usage_error("empty pause log name");
+			cfg->pause_log = optarg;
+			break;
 		case L_AF_SMC:
 			o = O_AF_SMC;
 			cfg->af_smc = true;
@@ -1529,6 +1582,8 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		usage_error("client needs the server address (-a ADDR)");
 	if (cfg->mode == MODE_CLIENT && !cfg->port)
 		usage_error("client needs a port other than 0");
+	if (cfg->pause_log && !cfg->read_pause_ms)
+		usage_error("--pause-log goes with --read-pause");
 	if (cfg->mode == MODE_PATTERN && cfg->dir < 0)
 		usage_error("pattern needs a direction (-d c2s or -d s2c)");
 }
@@ -1551,6 +1606,14 @@ int main(int argc, char **argv)
 			 mode_name[cfg.mode], cfg.timeout);
 		signal(SIGALRM, on_alarm);
 		alarm(cfg.timeout);
+	}
+	if (cfg.pause_log) {
+		cfg.pause_f = fopen(cfg.pause_log, "w");
+		if (!cfg.pause_f) {
+			fprintf(stderr, PROG ": %s: %s\n", cfg.pause_log,
+				strerror(errno));
+			return RC_ERROR;
+		}
 	}
 	if (cfg.mode == MODE_SERVER)
 		rc = run_server(&cfg);
