@@ -26,7 +26,8 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
-		"where  OBJECT := { ueid | stats | socket | dump }\n"
+		"where  OBJECT := { ueid | stats | socket | dump | info | device |\n"
+		"                   linkgroup }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -n[etns] NAME | -V[ersion] | -h[elp] }\n");
 }
@@ -41,6 +42,9 @@ static const struct cmd {
 	{ "stats", do_stats },
 	{ "socket", do_socket },
 	{ "dump", do_dump },
+	{ "info", do_info },
+	{ "device", do_device },
+	{ "linkgroup", do_linkgroup },
 	{ "help", do_help },
 	{ NULL, NULL },
 };
