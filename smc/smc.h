@@ -14,6 +14,7 @@ extern int json;		/* -j: JSON output */
 extern int pretty;		/* -p: pretty JSON */
 extern int show_details;	/* -d: more detail, repeatable */
 extern int show_hex;		/* -x: hex dump of payloads */
+extern int show_absolute;		/* -a: smc stats ignores the last reset */
 
 /* Object handlers: argv[0] is the object's first argument (the command),
  * argc counts the rest. Each returns the process exit status:

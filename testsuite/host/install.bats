@@ -163,6 +163,10 @@ complete_words() {
 	[[ "$output" == *lo* ]]
 	run -0 complete_words smc i
 	[ "$output" = info ]
+	run -0 complete_words smc -a stats r
+	[ "$output" = reset ]
+	run -0 complete_words smc -ab
+	[ "$output" = -absolute ]
 	run -0 complete_words smc dump read cdc-endian ""
 	[ "$output" = "$(printf '%s\n' big little)" ]
 	# smcss: its own options

@@ -463,3 +463,135 @@ assert a == b' "$BATS_TEST_TMPDIR/c.json" "$BATS_TEST_TMPDIR/p.json"
 	run -0 "$SMC_FAKE" linkgroup link-show
 	[ "$output" = "$LINK_HEAD" ]
 }
+
+# ------------------------------------------------------------ stats reset
+
+# counters of the fake kernel at the reset (A) and later (B)
+STATS_A="smcd.CLNT_V2_SUCC=3 smcd.TX_BYTES=1000 smcd.RX_RMB_USAGE=500 smcr.TX_RMB_SIZE.8K=4 CLNT_HS_ERR_CNT=1"
+FBACK_A="srv_cnt=2 clnt_cnt=1 clnt:0x03010000:1 srv:0x03030008:2"
+STATS_B="smcd.CLNT_V2_SUCC=10 smcd.TX_BYTES=5000 smcd.RX_RMB_USAGE=300 smcr.TX_RMB_SIZE.8K=6 CLNT_HS_ERR_CNT=1"
+FBACK_B="srv_cnt=5 clnt_cnt=1 clnt:0x03010000:1 srv:0x03030008:5"
+
+# stats_json A|B [ARGS...]: smc -j ARGS stats ... against counters A or B
+stats_json() {
+	local which=$1
+	shift
+	if [ "$which" = A ]; then
+		SMC_FAKE_STATS=$STATS_A SMC_FAKE_FBACK=$FBACK_A "$SMC_FAKE" -j "$@"
+	else
+		SMC_FAKE_STATS=$STATS_B SMC_FAKE_FBACK=$FBACK_B "$SMC_FAKE" -j "$@"
+	fi
+}
+
+# check_stats JSON V2 TXBYTES INUSE SIZE8K HSERR FBSRV FBCLNT REASONS:
+# the counters that A and B set, REASONS as "role:code:count ..."
+check_stats() {
+	python3 - "$@" <<'PY'
+import json, sys
+j, v2, tx, inuse, s8k, hs, fbs, fbc, reasons = sys.argv[1:]
+s = json.loads(j)[0]
+got = (s["smcd"]["client"]["v2_success"], s["smcd"]["tx_bytes"],
+       s["smcd"]["rx_buffer_bytes_in_use"], s["smcr"]["tx_buffer_sizes"]["le_8k"],
+       s["handshake_errors"]["client"], s["fallback"]["server"],
+       s["fallback"]["client"],
+       " ".join("%s:%s:%d" % (r["role"], r["code"], r["count"])
+		for r in s["fallback"]["reasons"]))
+want = (int(v2), int(tx), int(inuse), int(s8k), int(hs), int(fbs), int(fbc),
+	reasons)
+assert got == want, (got, want)
+PY
+}
+
+@test "stats reset: later runs count from the reset, -a from the start" {
+	export SMC_STATS_DIR=$BATS_TEST_TMPDIR
+	# no reset yet: the kernel's counters, and reset prints those
+	run -0 --separate-stderr stats_json A stats reset
+	[ -z "$stderr" ]
+	check_stats "$output" 3 1000 500 4 1 2 1 "server:0x03030008:2 client:0x03010000:1"
+	# since the reset: B - A; bytes in use are a level, not subtracted;
+	# a reason that did not happen since is left out
+	run -0 --separate-stderr stats_json B stats
+	[ -z "$stderr" ]
+	check_stats "$output" 7 4000 300 2 0 3 0 "server:0x03030008:3"
+	run -0 stats_json B stats show
+	check_stats "$output" 7 4000 300 2 0 3 0 "server:0x03030008:3"
+	# -a, -absolute: the kernel's
+	run -0 stats_json B -a stats
+	check_stats "$output" 10 5000 300 6 1 5 1 "server:0x03030008:5 client:0x03010000:1"
+	run -0 stats_json B --absolute stats
+	check_stats "$output" 10 5000 300 6 1 5 1 "server:0x03030008:5 client:0x03010000:1"
+	# text too
+	run -0 env SMC_FAKE_STATS="$STATS_B" SMC_FAKE_FBACK="$FBACK_B" "$SMC_FAKE" stats
+	[[ "$(tr -s ' ' <<<"$output")" == *$'SMC-D\n Connections 7 (client 7, server 0)'* ]]
+	# a second reset prints B - A, then counts from B
+	run -0 stats_json B stats reset
+	check_stats "$output" 7 4000 300 2 0 3 0 "server:0x03030008:3"
+	run -0 stats_json B stats
+	check_stats "$output" 0 0 300 0 0 0 0 ""
+}
+
+@test "stats reset: one state per user and network namespace, a file of the user only" {
+	export SMC_STATS_DIR=$BATS_TEST_TMPDIR/d
+	mkdir "$SMC_STATS_DIR"
+	run -0 stats_json A stats reset
+	local f
+	f="$SMC_STATS_DIR/.smc-stats.u$(id -u).net$(stat -L -c %i /proc/self/ns/net)"
+	[ "$(ls -A "$SMC_STATS_DIR")" = "${f##*/}" ]
+	[ "$(stat -c %a "$f")" = 600 ]
+	[ "$(head -n1 "$f" | cut -d' ' -f1-5)" = "smc-dump stats reset state 1" ]
+	# never through a symlink
+	rm "$f"
+	ln -s "$BATS_TEST_TMPDIR/target" "$f"
+	run -1 --separate-stderr stats_json B stats reset
+	[ -z "$output" ]
+	[ "$stderr" = "Error: the reset state $f cannot be opened: Too many levels of symbolic links" ]
+	[ ! -e "$BATS_TEST_TMPDIR/target" ]
+	# show does not fail for it (another user could have put it in /tmp)
+	run -0 --separate-stderr stats_json B stats
+	[ "$stderr" = "Warning: the reset state $f cannot be opened: Too many levels of symbolic links; the counters are the kernel's" ]
+	check_stats "$output" 10 5000 300 6 1 5 1 "server:0x03030008:5 client:0x03010000:1"
+	# nor is a file that is not a regular file used
+	rm "$f"
+	mkfifo "$f"
+	run -1 --separate-stderr stats_json B stats reset
+	[ "$stderr" = "Error: the reset state $f is not a file of this user" ]
+	run -0 --separate-stderr timeout 10 bash -c "$(declare -f stats_json); STATS_B='$STATS_B' FBACK_B='$FBACK_B' stats_json B stats"
+	[ "$stderr" = "Warning: the reset state $f is not a file of this user; the counters are the kernel's" ]
+}
+
+@test "stats reset: stale or malformed state: a warning, the kernel's counters" {
+	export SMC_STATS_DIR=$BATS_TEST_TMPDIR
+	run -0 stats_json B stats reset
+	# counters below the reset: the module was reloaded
+	run -0 --separate-stderr stats_json A stats
+	[ "$stderr" = "Warning: the counters are below those of the last reset (smc module reloaded?); they are the kernel's" ]
+	check_stats "$output" 3 1000 500 4 1 2 1 "server:0x03030008:2 client:0x03010000:1"
+	local f
+	f="$SMC_STATS_DIR/.smc-stats.u$(id -u).net$(stat -L -c %i /proc/self/ns/net)"
+	echo "something else" >"$f"
+	run -0 --separate-stderr stats_json B stats
+	[ "$stderr" = "Warning: ignoring the malformed reset state $f; the counters are the kernel's" ]
+	check_stats "$output" 10 5000 300 6 1 5 1 "server:0x03030008:5 client:0x03010000:1"
+	# a reset writes a good one again
+	run -0 stats_json B stats reset
+	run -0 --separate-stderr stats_json B stats
+	[ -z "$stderr" ]
+	check_stats "$output" 0 0 300 0 0 0 0 ""
+}
+
+@test "stats reset: nothing is reset when the kernel fails or the arguments are wrong" {
+	export SMC_STATS_DIR=$BATS_TEST_TMPDIR/d
+	mkdir "$SMC_STATS_DIR"
+	SMC_FAKE_ERR="GET_FBACK_STATS:$(errno_of EIO)" \
+		run -1 --separate-stderr stats_json A stats reset
+	[ -z "$output" ]
+	[ "$stderr" = "Error: cannot read the SMC fallback statistics: Input/output error" ]
+	[ -z "$(ls -A "$SMC_STATS_DIR")" ]
+	run -2 --separate-stderr stats_json A stats reset now
+	[ "$stderr" = 'Error: unexpected argument "now", try "smc stats help".' ]
+	run -2 --separate-stderr stats_json A stats res
+	[ "$stderr" = 'Command "res" is unknown, try "smc stats help".' ]
+	[ -z "$(ls -A "$SMC_STATS_DIR")" ]
+	run -0 "$SMC_FAKE" stats help
+	[[ "$output" == "Usage: smc [ -j [ -p ] ] [ -d ] [ -a ] stats [ show | reset ]"* ]]
+}
