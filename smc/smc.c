@@ -20,15 +20,17 @@ int json;
 int pretty;
 int show_details;
 int show_hex;
+int show_absolute;
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
-		"where  OBJECT := { ueid | stats | socket | dump }\n"
+		"where  OBJECT := { ueid | stats | socket | dump | info | device |\n"
+		"                   linkgroup }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
-		"                    -n[etns] NAME | -V[ersion] | -h[elp] }\n");
+		"                    -a[bsolute] | -n[etns] NAME | -V[ersion] | -h[elp] }\n");
 }
 
 static int do_help(int argc, char **argv);
@@ -41,6 +43,9 @@ static const struct cmd {
 	{ "stats", do_stats },
 	{ "socket", do_socket },
 	{ "dump", do_dump },
+	{ "info", do_info },
+	{ "device", do_device },
+	{ "linkgroup", do_linkgroup },
 	{ "help", do_help },
 	{ NULL, NULL },
 };
@@ -87,7 +92,7 @@ static int do_help(int argc, char **argv)
 /* Long options: the name after one or two dashes, abbreviated to any
  * unambiguous prefix; the short forms are single letters.
  */
-enum opt { OPT_JSON, OPT_PRETTY, OPT_DETAILS, OPT_HEX, OPT_NETNS,
+enum opt { OPT_JSON, OPT_PRETTY, OPT_DETAILS, OPT_HEX, OPT_ABSOLUTE, OPT_NETNS,
 	   OPT_VERSION, OPT_HELP, OPT_UNKNOWN, OPT_AMBIGUOUS };
 
 static enum opt parse_option(const char *arg)
@@ -100,6 +105,7 @@ static enum opt parse_option(const char *arg)
 		[OPT_PRETTY] = { "pretty", 'p' },
 		[OPT_DETAILS] = { "details", 'd' },
 		[OPT_HEX] = { "hex", 'x' },
+		[OPT_ABSOLUTE] = { "absolute", 'a' },
 		[OPT_NETNS] = { "netns", 'n' },
 		[OPT_VERSION] = { "Version", 'V' },
 		[OPT_HELP] = { "help", 'h' },
@@ -182,6 +188,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_HEX:
 			show_hex = 1;
+			break;
+		case OPT_ABSOLUTE:
+			show_absolute = 1;
 			break;
 		case OPT_NETNS:
 			if (argc < 3) {

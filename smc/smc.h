@@ -14,6 +14,7 @@ extern int json;		/* -j: JSON output */
 extern int pretty;		/* -p: pretty JSON */
 extern int show_details;	/* -d: more detail, repeatable */
 extern int show_hex;		/* -x: hex dump of payloads */
+extern int show_absolute;		/* -a: smc stats ignores the last reset */
 
 /* Object handlers: argv[0] is the object's first argument (the command),
  * argc counts the rest. Each returns the process exit status:
@@ -25,6 +26,9 @@ int do_dump(int argc, char **argv);
 /* smc dump graph (graph.c) */
 int dump_graph(int argc, char **argv);
 int do_socket(int argc, char **argv);
+int do_info(int argc, char **argv);
+int do_device(int argc, char **argv);
+int do_linkgroup(int argc, char **argv);
 
 /* socket.c: the smcss entry point, for a binary run as "smcss"; takes the
  * whole command line, returns the exit status as the handlers do

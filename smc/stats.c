@@ -5,15 +5,25 @@
  * their reasons (SMC_NETLINK_GET_FBACK_STATS), as smc-tools' smcd stats and
  * smcr stats show them, for SMC-D and SMC-R together.
  *
+ * The kernel cannot reset its counters. smc stats reset does what
+ * smc-tools' smcd stats reset does: it keeps the counters of the moment in
+ * a file (the reset state, one per user and network namespace), and later
+ * runs show the counters minus those, unless -a asks for the kernel's.
+ *
  * The kernel side is net/smc/smc_stats.c. Counters are u64 attributes
  * (with pad attributes of type 0 where the architecture needs them);
  * the buffer usage counters are NLA_UINT, 4 or 8 bytes.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <linux/genetlink.h>
 #include <linux/smc.h>
 
@@ -84,7 +94,7 @@ struct stats {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: smc [ -j [ -p ] ] [ -d ] stats [ show ]\n"
+		"Usage: smc [ -j [ -p ] ] [ -d ] [ -a ] stats [ show | reset ]\n"
 		"       smc stats help\n");
 }
 
@@ -613,29 +623,311 @@ static int get_stats(struct smc_genl *g, struct stats *s)
 	return 0;
 }
 
+/* ---- smc stats reset: the counters of the last reset, kept in a file ---- */
+
+/* Every counter a reset sets back to zero: all but the bytes in use,
+ * which are a level, not a count
+ */
+#define MAX_COUNTERS 192
+
+static void tech_counters(struct tech_stats *t, uint64_t **v, unsigned int *n)
+{
+	uint64_t *f[] = { &t->clnt_v1, &t->clnt_v2, &t->srv_v1, &t->srv_v2,
+			  &t->rx_bytes, &t->tx_bytes, &t->rx_cnt, &t->tx_cnt,
+			  &t->sendpage, &t->splice, &t->cork, &t->ndly,
+			  &t->urg };
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		v[(*n)++] = f[i];
+	for (i = 0; i < NR_HIST; i++)
+		for (j = 0; j < NR_BUCKETS; j++)
+			v[(*n)++] = &t->hist[i][j];
+	for (i = 0; i < NR_RMB; i++) {
+		v[(*n)++] = &t->rmb_tx[i];
+		v[(*n)++] = &t->rmb_rx[i];
+	}
+}
+
+static unsigned int counters(struct stats *s, uint64_t **v)
+{
+	unsigned int n = 0;
+
+	tech_counters(&s->smcd, v, &n);
+	tech_counters(&s->smcr, v, &n);
+	v[n++] = &s->clnt_hs_err;
+	v[n++] = &s->srv_hs_err;
+	v[n++] = &s->fback_clnt;
+	v[n++] = &s->fback_srv;
+	return n;
+}
+
+/* First line of the file: its format and the number of counters */
+#define STATE_MAGIC "smc-dump stats reset state 1"
+
+/* The file: $SMC_STATS_DIR or /tmp, named after the user and the network
+ * namespace (its inode), as the counters are the namespace's
+ */
+static int state_path(char *buf, size_t size)
+{
+	const char *dir = getenv("SMC_STATS_DIR");
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st)) {
+		fprintf(stderr,
+			"Error: cannot identify the network namespace (/proc/self/ns/net): %s\n",
+			strerror(errno));
+		return -1;
+	}
+	snprintf(buf, size, "%s/.smc-stats.u%u.net%lu",
+		 dir && *dir ? dir : "/tmp", (unsigned int)getuid(),
+		 (unsigned long)st.st_ino);
+	return 0;
+}
+
+/* A reset state that cannot be used: an error for a reset, which needs
+ * it; a warning for show, which then shows the kernel's counters (so that
+ * another user's file in /tmp cannot make it fail)
+ */
+static void state_problem(bool reset, const char *path, const char *what)
+{
+	if (reset)
+		fprintf(stderr, "Error: the reset state %s %s\n", path, what);
+	else
+		fprintf(stderr,
+			"Warning: the reset state %s %s; the counters are the kernel's\n",
+			path, what);
+}
+
+/* Open the file; only a regular file of ours, never through a symlink.
+ * Returns the descriptor, -2 when there is none to use (for show), -1 on
+ * an error (for a reset; printed).
+ */
+static int state_open(const char *path, bool reset)
+{
+	char what[128];
+	struct stat st;
+	int fd;
+
+	/* O_NONBLOCK: a FIFO in its place must not hang us */
+	fd = open(path, (reset ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
+		  O_NONBLOCK | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		if (errno == ENOENT && !reset)
+			return -2;
+		snprintf(what, sizeof(what), "cannot be opened: %s",
+			 strerror(errno));
+		state_problem(reset, path, what);
+		return reset ? -1 : -2;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid()) {
+		state_problem(reset, path, "is not a file of this user");
+		close(fd);
+		return reset ? -1 : -2;
+	}
+	if (flock(fd, reset ? LOCK_EX : LOCK_SH)) {
+		snprintf(what, sizeof(what), "cannot be locked: %s",
+			 strerror(errno));
+		state_problem(reset, path, what);
+		close(fd);
+		return reset ? -1 : -2;
+	}
+	return fd;
+}
+
+/* Read the reset state into @b. Returns 0, 1 for an empty file (made by
+ * the reset running now), or -1 for a malformed file.
+ */
+static int state_read(int fd, struct stats *b)
+{
+	uint64_t *v[MAX_COUNTERS];
+	unsigned int n, nr, i, role, code, count;
+	unsigned long long val;
+	char line[128];
+	FILE *f;
+	int ret = -1;
+
+	/* the offset is shared with @fd, which a reset writes later */
+	if (lseek(fd, 0, SEEK_SET))
+		return -1;
+	f = fdopen(dup(fd), "r");
+	if (!f)
+		return -1;
+	memset(b, 0, sizeof(*b));
+	n = counters(b, v);
+	if (!fgets(line, sizeof(line), f)) {
+		ret = feof(f) ? 1 : -1;
+		goto out;
+	}
+	if (sscanf(line, STATE_MAGIC " %u", &nr) != 1 || nr != n)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (!fgets(line, sizeof(line), f) ||
+		    sscanf(line, "c %llu", &val) != 1)
+			goto out;
+		*v[i] = val;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "r %u %x %u", &role, &code, &count) != 3 ||
+		    role > 1 || b->nr_reasons == MAX_REASONS)
+			goto out;
+		b->reason[b->nr_reasons].server = role;
+		b->reason[b->nr_reasons].code = code;
+		b->reason[b->nr_reasons++].count = count;
+	}
+	ret = 0;
+out:
+	fclose(f);
+	return ret;
+}
+
+static int state_write(int fd, const char *path, struct stats *s)
+{
+	uint64_t *v[MAX_COUNTERS];
+	unsigned int n, i;
+	FILE *f;
+	int err;
+
+	if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET))
+		goto fail;
+	f = fdopen(dup(fd), "w");
+	if (!f)
+		goto fail;
+	n = counters(s, v);
+	fprintf(f, STATE_MAGIC " %u\n", n);
+	for (i = 0; i < n; i++)
+		fprintf(f, "c %" PRIu64 "\n", *v[i]);
+	for (i = 0; i < s->nr_reasons; i++)
+		fprintf(f, "r %u 0x%08x %u\n", s->reason[i].server,
+			s->reason[i].code, s->reason[i].count);
+	err = ferror(f);
+	if (fclose(f) || err)
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "Error: cannot write the reset state %s: %s\n", path,
+		strerror(errno));
+	return -1;
+}
+
+static struct fback_reason *find_reason(struct stats *s, bool server,
+					uint32_t code)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_reasons; i++)
+		if (s->reason[i].server == server && s->reason[i].code == code)
+			return &s->reason[i];
+	return NULL;
+}
+
+/*
+ * Subtract the counters of the last reset @b from @s. Returns false,
+ * leaving @s alone, when a counter is below its value at the reset: the
+ * counters started again (smc module reloaded, network namespace made
+ * anew with the same inode) and the reset state is stale.
+ */
+static bool subtract(struct stats *s, struct stats *b)
+{
+	uint64_t *sv[MAX_COUNTERS], *bv[MAX_COUNTERS];
+	struct fback_reason *r;
+	unsigned int n, i, j;
+
+	n = counters(s, sv);
+	counters(b, bv);
+	for (i = 0; i < n; i++)
+		if (*sv[i] < *bv[i])
+			return false;
+	for (i = 0; i < b->nr_reasons; i++) {
+		r = find_reason(s, b->reason[i].server, b->reason[i].code);
+		if (b->reason[i].count && (!r || r->count < b->reason[i].count))
+			return false;
+	}
+	for (i = 0; i < n; i++)
+		*sv[i] -= *bv[i];
+	for (i = 0; i < b->nr_reasons; i++) {
+		r = find_reason(s, b->reason[i].server, b->reason[i].code);
+		if (r)
+			r->count -= b->reason[i].count;
+	}
+	/* reasons that did not happen since the reset are not shown */
+	for (i = j = 0; i < s->nr_reasons; i++)
+		if (s->reason[i].count)
+			s->reason[j++] = s->reason[i];
+	s->nr_reasons = j;
+	return true;
+}
+
+/*
+ * since_reset() - turn the kernel's counters @s into those since the last
+ * reset of this user in this network namespace; with @reset, make the
+ * kernel's counters @s the new reset state (after the caller printed).
+ * Returns 0, or 1 with the error printed. *@fdp is the locked file for
+ * the reset, to be written by reset_save().
+ */
+static int since_reset(struct stats *s, bool reset, int *fdp, char *path,
+		       size_t size)
+{
+	static struct stats b;
+	int fd, ret;
+
+	*fdp = -1;
+	if (state_path(path, size))
+		return 1;
+	fd = state_open(path, reset);
+	if (fd == -2)
+		return 0;
+	if (fd < 0)
+		return 1;
+	if (show_absolute) {
+		/* the kernel's counters as they are */
+	} else if ((ret = state_read(fd, &b)) < 0) {
+		fprintf(stderr,
+			"Warning: ignoring the malformed reset state %s; the counters are the kernel's\n",
+			path);
+	} else if (ret == 0 && !subtract(s, &b)) {
+		fprintf(stderr,
+			"Warning: the counters are below those of the last reset (smc module reloaded?); they are the kernel's\n");
+	}
+	if (reset)
+		*fdp = fd;
+	else
+		close(fd);
+	return 0;
+}
+
 /**
- * do_stats() - smc stats [ show | help ]
+ * do_stats() - smc stats [ show | reset | help ]
  * @argc: number of arguments after "stats"
  * @argv: those arguments, argv[0] the command; none means show
  *
  * Prints the SMC statistics of the current network namespace: text, or
- * JSON under -j (names in smc(8)). Counters are those of the kernel since
- * the namespace was created: byte counts in bytes, the others in events.
+ * JSON under -j (names in smc(8)). Counters count since the last reset
+ * of this user in this namespace, or under -a (and without a reset)
+ * since the namespace was created: byte counts in bytes, the others in
+ * events. reset prints them, then makes the kernel's counters of now the
+ * state of the reset.
  *
  * Return: 0 on success, 1 when the statistics cannot be read (SMC not in
- * the running kernel, netlink error, malformed answer), 2 on a usage error.
+ * the running kernel, netlink error, malformed answer) or the reset state
+ * cannot be read or written, 2 on a usage error.
  */
 int do_stats(int argc, char **argv)
 {
-	static struct stats s;
+	static struct stats s, now;
+	char path[512];
 	struct smc_genl g;
-	int ret;
+	bool reset = false;
+	int ret, fd;
 
 	if (argc >= 1 && matches(argv[0], "help") == 0) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (argc >= 1 && matches(argv[0], "show")) {
+	if (argc >= 1 && !strcmp(argv[0], "reset"))
+		reset = true;
+	else if (argc >= 1 && matches(argv[0], "show")) {
 		fprintf(stderr,
 			"Command \"%s\" is unknown, try \"smc stats help\".\n",
 			argv[0]);
@@ -655,6 +947,9 @@ int do_stats(int argc, char **argv)
 	smc_genl_close(&g);
 	if (ret)
 		return ret;
+	now = s;
+	if (since_reset(&s, reset, &fd, path, sizeof(path)))
+		return EXIT_FAIL;
 
 	if (json) {
 		new_json_obj(json, pretty);
@@ -662,6 +957,12 @@ int do_stats(int argc, char **argv)
 		delete_json_obj();
 	} else {
 		print_text(&s);
+	}
+	if (fd >= 0) {
+		ret = state_write(fd, path, &now);
+		close(fd);
+		if (ret)
+			return EXIT_FAIL;
 	}
 	return EXIT_OK;
 }

@@ -135,7 +135,7 @@ complete_words() {
 @test "bash completion: objects, commands, keywords and values" {
 	bash -n "$TOP/contrib/bash-completion/smc"
 	run -0 complete_words smc ""
-	[ "$output" = "$(printf '%s\n' dump help socket stats ueid)" ]
+	[ "$output" = "$(printf '%s\n' device dump help info linkgroup socket stats ueid)" ]
 	run -0 complete_words smc -j s
 	[ "$output" = "$(printf '%s\n' socket stats)" ]
 	run -0 complete_words smc -
@@ -153,6 +153,20 @@ complete_words() {
 	[ "$output" = "$(printf '%s\n' add del flush help show)" ]
 	run -0 complete_words smc socket l
 	[ "$output" = "listening" ]
+	run -0 complete_words smc linkgroup ""
+	[ "$output" = "$(printf '%s\n' all help ibdev link-show netdev show type)" ]
+	run -0 complete_words smc device show ""
+	[ "$output" = "$(printf '%s\n' all ibdev netdev type)" ]
+	run -0 complete_words smc linkgroup link-show type ""
+	[ "$output" = "$(printf '%s\n' smcd smcr)" ]
+	run -0 complete_words smc device netdev l
+	[[ "$output" == *lo* ]]
+	run -0 complete_words smc i
+	[ "$output" = info ]
+	run -0 complete_words smc -a stats r
+	[ "$output" = reset ]
+	run -0 complete_words smc -ab
+	[ "$output" = -absolute ]
 	run -0 complete_words smc dump read cdc-endian ""
 	[ "$output" = "$(printf '%s\n' big little)" ]
 	# smcss: its own options

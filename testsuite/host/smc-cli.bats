@@ -35,6 +35,8 @@ setup() {
 	# state of the fake kernel: a fresh UEID table and request log per test
 	export SMC_FAKE_TABLE="$BATS_TEST_TMPDIR/ueid-table"
 	export SMC_FAKE_LOG="$BATS_TEST_TMPDIR/requests"
+	# no reset state of the user's (smc stats reset) may show here
+	export SMC_STATS_DIR="$BATS_TEST_TMPDIR"
 	unset SMC_FAKE_UNPRIV SMC_FAKE_ERR SMC_FAKE_EXTACK SMC_FAKE_STATS \
 		SMC_FAKE_FBACK
 }
@@ -62,7 +64,7 @@ host_has_smc() {
 		# shellcheck disable=SC2086
 		run -0 --separate-stderr "$SMC" $args
 		[ "${lines[0]}" = "Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }" ]
-		[[ "$output" == *"OBJECT := { ueid | stats | socket | dump }"* ]]
+		[[ "$output" == *"OBJECT := { ueid | stats | socket | dump | info | device |"*"linkgroup }"* ]]
 		[[ "$output" == *"-j[son]"* ]]
 		[[ "$output" == *"-p[retty]"* ]]
 		[[ "$output" == *"-d[etails]"* ]]
@@ -118,7 +120,7 @@ host_has_smc() {
 	for args in "stats help" "st h" "s help" "help stats" "help s"; do
 		# shellcheck disable=SC2086
 		run -0 --separate-stderr "$SMC" $args
-		[[ "${lines[0]}" == "Usage: smc "*"stats [ show ]" ]]
+		[[ "${lines[0]}" == "Usage: smc "*"stats [ show | reset ]" ]]
 		[[ "$output" == *"smc stats help"* ]]
 		[ -z "$stderr" ]
 	done

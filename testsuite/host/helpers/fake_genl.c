@@ -28,8 +28,35 @@
  *   SMC_FAKE_FBACK  blank separated: srv_cnt=N clnt_cnt=N and reasons
  *                   ROLE:CODE:COUNT with ROLE srv or clnt
  *
+ * The objects info, device and linkgroup: records separated by ';', each
+ * blank separated KEY=VALUE (no blanks in values; numbers as strtoull()
+ * reads them, base 0). A key that is not given is not sent, except where
+ * the kernel always sends it (then 0 or ""); unknown keys are bad input.
+ *   SMC_FAKE_SYSINFO   one record of GET_SYS_INFO: ver rel ism_v2 smcr_v2
+ *                      host seid (unset: no answer at all)
+ *   SMC_FAKE_DEV_SMCD  GET_DEV_SMCD: use fid chid vendor device pci_id
+ *                      pnetid usr
+ *   SMC_FAKE_DEV_SMCR  GET_DEV_SMCR: ibname crit fid chid vendor device
+ *                      pci_id (no fid: no PCI attributes, as for soft-RoCE)
+ *                      and per port N (1 or 2, a port is sent if
+ *                      pN.netdev is given) pN.pnetid pN.usr pN.netdev
+ *                      pN.state pN.links
+ *   SMC_FAKE_LGR_SMCR  GET_LGR_SMCR and GET_LINK_SMCR: id role type vlan
+ *                      conns pnetid sndbuf rmb, ver (2: the v2 nests with
+ *                      rel os host eid direct max_conns max_links), and
+ *                      links N (1..3, sent by GET_LINK_SMCR if lN.ibdev is
+ *                      given): lN.id lN.state lN.conns lN.ibdev lN.port
+ *                      lN.netdev lN.uid lN.peer_uid (the uid's 4 bytes as
+ *                      a big-endian number) lN.gid lN.peer_gid
+ *   SMC_FAKE_LGR_SMCD  GET_LGR_SMCD: id gid ext_gid peer_gid peer_ext_gid
+ *                      vlan conns chid sndbuf dmb pnetid, ver (2: the v2
+ *                      nest with rel os host eid)
+ * PNET IDs, host names and EIDs are sent blank padded to their fixed
+ * kernel size (16, 32, 32), as the kernel copies them.
+ *
  * Bad test input makes it exit with status 99.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -70,6 +97,12 @@ static void die(const char *fmt, ...)
 static const char *cmd_name(unsigned int cmd)
 {
 	static const char *const names[] = {
+		[SMC_NETLINK_GET_SYS_INFO] = "GET_SYS_INFO",
+		[SMC_NETLINK_GET_LGR_SMCR] = "GET_LGR_SMCR",
+		[SMC_NETLINK_GET_LINK_SMCR] = "GET_LINK_SMCR",
+		[SMC_NETLINK_GET_LGR_SMCD] = "GET_LGR_SMCD",
+		[SMC_NETLINK_GET_DEV_SMCD] = "GET_DEV_SMCD",
+		[SMC_NETLINK_GET_DEV_SMCR] = "GET_DEV_SMCR",
 		[SMC_NETLINK_GET_STATS] = "GET_STATS",
 		[SMC_NETLINK_GET_FBACK_STATS] = "GET_FBACK_STATS",
 		[SMC_NETLINK_DUMP_UEID] = "DUMP_UEID",
@@ -515,6 +548,350 @@ static void answer_ueids(const struct smc_genl *g, const struct nlmsghdr *req)
 	}
 }
 
+/* ---- info, devices and link groups: records of KEY=VALUE ---- */
+
+/* Linux 6.12 attribute numbers missing from Debian 12's 6.1 uapi header */
+#define FAKE_LGR_R_V2_MAX_CONNS	2
+#define FAKE_LGR_R_V2_MAX_LINKS	3
+#define FAKE_LGR_R_SNDBUF_ALLOC	12
+#define FAKE_LGR_R_RMB_ALLOC	13
+#define FAKE_LGR_D_EXT_GID	10
+#define FAKE_LGR_D_PEER_EXT_GID	11
+#define FAKE_LGR_D_SNDBUF_ALLOC	12
+#define FAKE_LGR_D_DMB_ALLOC	13
+_Static_assert(SMC_NLA_LGR_R_BUF_TYPE == 11 && SMC_NLA_LGR_D_V2_COMMON == 9 &&
+	       SMC_NLA_LGR_R_V2_DIRECT == 1, "SMC_NLA_LGR_ numbering");
+
+#define MAX_KV 64
+
+struct rec {
+	int n;
+	char *key[MAX_KV], *val[MAX_KV];
+	unsigned char used[MAX_KV];
+};
+
+/* Split record @text (modified) into its keys and values */
+static void rec_parse(char *text, struct rec *r)
+{
+	char *tok, *save = NULL, *eq;
+
+	memset(r, 0, sizeof(*r));
+	for (tok = strtok_r(text, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq || r->n == MAX_KV)
+			die("bad record item %s", tok);
+		*eq = '\0';
+		r->key[r->n] = tok;
+		r->val[r->n++] = eq + 1;
+	}
+}
+
+static const char *rec_str(struct rec *r, const char *key)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->key[i], key)) {
+			r->used[i] = 1;
+			return r->val[i];
+		}
+	return NULL;
+}
+
+static uint64_t rec_num(struct rec *r, const char *key)
+{
+	const char *v = rec_str(r, key);
+
+	return v ? strtoull(v, NULL, 0) : 0;
+}
+
+static void rec_done(const struct rec *r, const char *var)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!r->used[i])
+			die("%s: unknown key %s", var, r->key[i]);
+}
+
+/* a string of fixed kernel size @size, blank padded, with NUL */
+static void put_padded(struct nlmsghdr *nlh, uint16_t type, const char *s,
+		       size_t size)
+{
+	char buf[64];
+
+	if (size >= sizeof(buf) || strlen(s) > size)
+		die("string too long: %s", s);
+	memset(buf, ' ', size);
+	memcpy(buf, s, strlen(s));
+	buf[size] = '\0';
+	mnl_attr_put_strz(nlh, type, buf);
+}
+
+/* the records of @var, each handed to @fn */
+static void for_each_rec(const char *var,
+			 void (*fn)(const struct smc_genl *,
+				    const struct nlmsghdr *, struct rec *, int),
+			 const struct smc_genl *g, const struct nlmsghdr *req,
+			 int arg)
+{
+	const char *spec = getenv(var);
+	char *copy, *text, *save = NULL;
+	struct rec r;
+
+	if (!spec)
+		return;
+	copy = strdup(spec);
+	for (text = strtok_r(copy, ";", &save); text;
+	     text = strtok_r(NULL, ";", &save)) {
+		rec_parse(text, &r);
+		if (!r.n)
+			continue;
+		fn(g, req, &r, arg);
+		rec_done(&r, var);
+	}
+	free(copy);
+}
+
+/* smc_nl_get_sys_info() */
+static void sysinfo_rec(const struct smc_genl *g, const struct nlmsghdr *req,
+			struct rec *r, int arg)
+{
+	struct nlmsghdr *nlh = reply_start(g, req, SMC_NETLINK_GET_SYS_INFO);
+	struct nlattr *n = mnl_attr_nest_start(nlh, SMC_GEN_SYS_INFO);
+	const char *v;
+
+	(void)arg;
+	mnl_attr_put_u8(nlh, SMC_NLA_SYS_VER, rec_num(r, "ver"));
+	mnl_attr_put_u8(nlh, SMC_NLA_SYS_REL, rec_num(r, "rel"));
+	mnl_attr_put_u8(nlh, SMC_NLA_SYS_IS_ISM_V2, rec_num(r, "ism_v2"));
+	mnl_attr_put_u8(nlh, SMC_NLA_SYS_IS_SMCR_V2, rec_num(r, "smcr_v2"));
+	v = rec_str(r, "host");
+	if (v)
+		put_padded(nlh, SMC_NLA_SYS_LOCAL_HOST, v, 32);
+	v = rec_str(r, "seid");
+	if (v)
+		put_padded(nlh, SMC_NLA_SYS_SEID, v, 32);
+	mnl_attr_nest_end(nlh, n);
+	reply_end(nlh);
+}
+
+static void answer_sysinfo(const struct smc_genl *g,
+			   const struct nlmsghdr *req)
+{
+	for_each_rec("SMC_FAKE_SYSINFO", sysinfo_rec, g, req, 0);
+}
+
+static void put_pci(struct nlmsghdr *nlh, struct rec *r)
+{
+	const char *id;
+
+	mnl_attr_put_u32(nlh, SMC_NLA_DEV_PCI_FID, rec_num(r, "fid"));
+	mnl_attr_put_u16(nlh, SMC_NLA_DEV_PCI_CHID, rec_num(r, "chid"));
+	mnl_attr_put_u16(nlh, SMC_NLA_DEV_PCI_VENDOR, rec_num(r, "vendor"));
+	mnl_attr_put_u16(nlh, SMC_NLA_DEV_PCI_DEVICE, rec_num(r, "device"));
+	id = rec_str(r, "pci_id");
+	mnl_attr_put_strz(nlh, SMC_NLA_DEV_PCI_ID, id ? id : "");
+}
+
+/* smc_nl_handle_smcd_dev() (smc_ism.c), smc_nl_handle_smcr_dev()
+ * and smc_nl_handle_dev_port() (smc_ib.c)
+ */
+static void dev_rec(const struct smc_genl *g, const struct nlmsghdr *req,
+		    struct rec *r, int smcd)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *n, *p;
+	const char *v;
+	char key[32];
+	int i;
+
+	nlh = reply_start(g, req, smcd ? SMC_NETLINK_GET_DEV_SMCD :
+			  SMC_NETLINK_GET_DEV_SMCR);
+	n = mnl_attr_nest_start(nlh, smcd ? SMC_GEN_DEV_SMCD : SMC_GEN_DEV_SMCR);
+	if (smcd) {
+		uint32_t use = rec_num(r, "use");
+
+		mnl_attr_put_u32(nlh, SMC_NLA_DEV_USE_CNT, use);
+		mnl_attr_put_u8(nlh, SMC_NLA_DEV_IS_CRIT, use > 0);
+		put_pci(nlh, r);
+		p = mnl_attr_nest_start(nlh, SMC_NLA_DEV_PORT);
+		mnl_attr_put_u8(nlh, SMC_NLA_DEV_PORT_PNET_USR,
+				rec_num(r, "usr"));
+		v = rec_str(r, "pnetid");
+		put_padded(nlh, SMC_NLA_DEV_PORT_PNETID, v ? v : "", 16);
+		mnl_attr_nest_end(nlh, p);
+	} else {
+		mnl_attr_put_u8(nlh, SMC_NLA_DEV_IS_CRIT, rec_num(r, "crit"));
+		if (rec_str(r, "fid"))
+			put_pci(nlh, r);
+		v = rec_str(r, "ibname");
+		mnl_attr_put_strz(nlh, SMC_NLA_DEV_IB_NAME, v ? v : "");
+		for (i = 0; i < 2; i++) {
+#define PK(name) (snprintf(key, sizeof(key), "p%d.%s", i + 1, name), key)
+			if (!rec_str(r, PK("netdev")))
+				continue;
+			p = mnl_attr_nest_start(nlh, SMC_NLA_DEV_PORT + i);
+			mnl_attr_put_u8(nlh, SMC_NLA_DEV_PORT_PNET_USR,
+					rec_num(r, PK("usr")));
+			v = rec_str(r, PK("pnetid"));
+			put_padded(nlh, SMC_NLA_DEV_PORT_PNETID, v ? v : "",
+				   16);
+			mnl_attr_put_u32(nlh, SMC_NLA_DEV_PORT_NETDEV,
+					 rec_num(r, PK("netdev")));
+			mnl_attr_put_u8(nlh, SMC_NLA_DEV_PORT_VALID, 1);
+			mnl_attr_put_u8(nlh, SMC_NLA_DEV_PORT_STATE,
+					rec_num(r, PK("state")));
+			mnl_attr_put_u32(nlh, SMC_NLA_DEV_PORT_LNK_CNT,
+					 rec_num(r, PK("links")));
+			mnl_attr_nest_end(nlh, p);
+#undef PK
+		}
+	}
+	mnl_attr_nest_end(nlh, n);
+	reply_end(nlh);
+}
+
+static void answer_dev(const struct smc_genl *g, const struct nlmsghdr *req,
+		       int smcd)
+{
+	for_each_rec(smcd ? "SMC_FAKE_DEV_SMCD" : "SMC_FAKE_DEV_SMCR",
+		     dev_rec, g, req, smcd);
+}
+
+/* smc_nl_fill_lgr_v2_common() */
+static void put_v2_common(struct nlmsghdr *nlh, uint16_t type, struct rec *r)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, type);
+	const char *v;
+
+	mnl_attr_put_u8(nlh, SMC_NLA_LGR_V2_VER, rec_num(r, "ver"));
+	mnl_attr_put_u8(nlh, SMC_NLA_LGR_V2_REL, rec_num(r, "rel"));
+	mnl_attr_put_u8(nlh, SMC_NLA_LGR_V2_OS, rec_num(r, "os"));
+	v = rec_str(r, "host");
+	put_padded(nlh, SMC_NLA_LGR_V2_PEER_HOST, v ? v : "", 32);
+	v = rec_str(r, "eid");
+	put_padded(nlh, SMC_NLA_LGR_V2_NEG_EID, v ? v : "", 32);
+	mnl_attr_nest_end(nlh, n);
+}
+
+/* smc_nl_handle_lgr(): the link group, then with @links its links */
+static void lgr_smcr_rec(const struct smc_genl *g, const struct nlmsghdr *req,
+			 struct rec *r, int links)
+{
+	struct nlmsghdr *nlh = reply_start(g, req, SMC_NETLINK_GET_LGR_SMCR);
+	struct nlattr *n = mnl_attr_nest_start(nlh, SMC_GEN_LGR_SMCR), *v2;
+	const char *v;
+	char key[32];
+	int i;
+
+	mnl_attr_put_u32(nlh, SMC_NLA_LGR_R_ID, rec_num(r, "id"));
+	mnl_attr_put_u32(nlh, SMC_NLA_LGR_R_CONNS_NUM, rec_num(r, "conns"));
+	mnl_attr_put_u8(nlh, SMC_NLA_LGR_R_ROLE, rec_num(r, "role"));
+	mnl_attr_put_u8(nlh, SMC_NLA_LGR_R_TYPE, rec_num(r, "type"));
+	mnl_attr_put_u8(nlh, SMC_NLA_LGR_R_BUF_TYPE, 0);
+	mnl_attr_put_u8(nlh, SMC_NLA_LGR_R_VLAN_ID, rec_num(r, "vlan"));
+	mnl_attr_put(nlh, SMC_NLA_LGR_R_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, SMC_NLA_LGR_R_NET_COOKIE, 4711);
+	v = rec_str(r, "pnetid");
+	put_padded(nlh, SMC_NLA_LGR_R_PNETID, v ? v : "", 16);
+	put_uint(nlh, FAKE_LGR_R_SNDBUF_ALLOC, rec_num(r, "sndbuf"));
+	put_uint(nlh, FAKE_LGR_R_RMB_ALLOC, rec_num(r, "rmb"));
+	if (rec_num(r, "ver") > 1) {
+		put_v2_common(nlh, SMC_NLA_LGR_R_V2_COMMON, r);
+		v2 = mnl_attr_nest_start(nlh, SMC_NLA_LGR_R_V2);
+		mnl_attr_put_u8(nlh, SMC_NLA_LGR_R_V2_DIRECT,
+				rec_num(r, "direct"));
+		mnl_attr_put_u8(nlh, FAKE_LGR_R_V2_MAX_CONNS,
+				rec_num(r, "max_conns"));
+		mnl_attr_put_u8(nlh, FAKE_LGR_R_V2_MAX_LINKS,
+				rec_num(r, "max_links"));
+		mnl_attr_nest_end(nlh, v2);
+	}
+	mnl_attr_nest_end(nlh, n);
+	reply_end(nlh);
+	for (i = 1; i <= 3; i++) {
+#define LK(name) (snprintf(key, sizeof(key), "l%d.%s", i, name), key)
+		if (!rec_str(r, LK("ibdev")))
+			continue;
+		if (!links) {	/* mark the keys used */
+			rec_str(r, LK("id")); rec_str(r, LK("state"));
+			rec_str(r, LK("conns")); rec_str(r, LK("port"));
+			rec_str(r, LK("netdev")); rec_str(r, LK("uid"));
+			rec_str(r, LK("peer_uid")); rec_str(r, LK("gid"));
+			rec_str(r, LK("peer_gid"));
+			continue;
+		}
+		/* smc_nl_fill_lgr_link() */
+		nlh = reply_start(g, req, SMC_NETLINK_GET_LINK_SMCR);
+		n = mnl_attr_nest_start(nlh, SMC_GEN_LINK_SMCR);
+		mnl_attr_put_u8(nlh, SMC_NLA_LINK_ID, rec_num(r, LK("id")));
+		mnl_attr_put_u32(nlh, SMC_NLA_LINK_STATE,
+				 rec_num(r, LK("state")));
+		mnl_attr_put_u32(nlh, SMC_NLA_LINK_CONN_CNT,
+				 rec_num(r, LK("conns")));
+		mnl_attr_put_u8(nlh, SMC_NLA_LINK_IB_PORT,
+				rec_num(r, LK("port")));
+		mnl_attr_put_u32(nlh, SMC_NLA_LINK_NET_DEV,
+				 rec_num(r, LK("netdev")));
+		mnl_attr_put_strz(nlh, SMC_NLA_LINK_IB_DEV,
+				  rec_str(r, LK("ibdev")));
+		/* memcpy() of the u8[4] uid into a host order u32 */
+		mnl_attr_put_u32(nlh, SMC_NLA_LINK_UID,
+				 htonl(rec_num(r, LK("uid"))));
+		mnl_attr_put_u32(nlh, SMC_NLA_LINK_PEER_UID,
+				 htonl(rec_num(r, LK("peer_uid"))));
+		v = rec_str(r, LK("gid"));
+		mnl_attr_put_strz(nlh, SMC_NLA_LINK_GID, v ? v : "");
+		v = rec_str(r, LK("peer_gid"));
+		mnl_attr_put_strz(nlh, SMC_NLA_LINK_PEER_GID, v ? v : "");
+		mnl_attr_nest_end(nlh, n);
+		reply_end(nlh);
+#undef LK
+	}
+}
+
+static void answer_lgr_smcr(const struct smc_genl *g,
+			    const struct nlmsghdr *req, int links)
+{
+	for_each_rec("SMC_FAKE_LGR_SMCR", lgr_smcr_rec, g, req, links);
+}
+
+/* smc_nl_fill_smcd_lgr() */
+static void lgr_smcd_rec(const struct smc_genl *g, const struct nlmsghdr *req,
+			 struct rec *r, int arg)
+{
+	struct nlmsghdr *nlh = reply_start(g, req, SMC_NETLINK_GET_LGR_SMCD);
+	struct nlattr *n = mnl_attr_nest_start(nlh, SMC_GEN_LGR_SMCD);
+	const char *v;
+
+	(void)arg;
+	mnl_attr_put_u32(nlh, SMC_NLA_LGR_D_ID, rec_num(r, "id"));
+	put_u64(nlh, SMC_NLA_LGR_D_GID, rec_num(r, "gid"));
+	put_u64(nlh, FAKE_LGR_D_EXT_GID, rec_num(r, "ext_gid"));
+	put_u64(nlh, SMC_NLA_LGR_D_PEER_GID, rec_num(r, "peer_gid"));
+	put_u64(nlh, FAKE_LGR_D_PEER_EXT_GID, rec_num(r, "peer_ext_gid"));
+	mnl_attr_put_u8(nlh, SMC_NLA_LGR_D_VLAN_ID, rec_num(r, "vlan"));
+	mnl_attr_put_u32(nlh, SMC_NLA_LGR_D_CONNS_NUM, rec_num(r, "conns"));
+	/* a u32, though the uapi comment says u16 */
+	mnl_attr_put_u32(nlh, SMC_NLA_LGR_D_CHID, rec_num(r, "chid"));
+	put_uint(nlh, FAKE_LGR_D_SNDBUF_ALLOC, rec_num(r, "sndbuf"));
+	put_uint(nlh, FAKE_LGR_D_DMB_ALLOC, rec_num(r, "dmb"));
+	v = rec_str(r, "pnetid");
+	put_padded(nlh, SMC_NLA_LGR_D_PNETID, v ? v : "", 16);
+	if (rec_num(r, "ver") > 1)
+		put_v2_common(nlh, SMC_NLA_LGR_D_V2_COMMON, r);
+	mnl_attr_nest_end(nlh, n);
+	reply_end(nlh);
+}
+
+static void answer_lgr_smcd(const struct smc_genl *g,
+			    const struct nlmsghdr *req)
+{
+	for_each_rec("SMC_FAKE_LGR_SMCD", lgr_smcd_rec, g, req, 0);
+}
+
 static void log_request(const struct nlmsghdr *nlh, uint8_t cmd)
 {
 	const char *path = getenv("SMC_FAKE_LOG");
@@ -588,6 +965,24 @@ int smc_genl_talk(struct smc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 			break;
 		case SMC_NETLINK_DUMP_UEID:
 			answer_ueids(g, nlh);
+			break;
+		case SMC_NETLINK_GET_SYS_INFO:
+			answer_sysinfo(g, nlh);
+			break;
+		case SMC_NETLINK_GET_DEV_SMCD:
+			answer_dev(g, nlh, 1);
+			break;
+		case SMC_NETLINK_GET_DEV_SMCR:
+			answer_dev(g, nlh, 0);
+			break;
+		case SMC_NETLINK_GET_LGR_SMCR:
+			answer_lgr_smcr(g, nlh, 0);
+			break;
+		case SMC_NETLINK_GET_LINK_SMCR:
+			answer_lgr_smcr(g, nlh, 1);
+			break;
+		case SMC_NETLINK_GET_LGR_SMCD:
+			answer_lgr_smcd(g, nlh);
 			break;
 		case SMC_NETLINK_GET_STATS:
 			answer_stats(g, nlh);

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * device.h - the SMC-D and SMC-R devices the kernel lists
+ * (SMC_NETLINK_GET_DEV_SMCD, _GET_DEV_SMCR), for smc device and smc info
+ */
+#ifndef SMC_DEVICE_H
+#define SMC_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct smc_genl;
+
+#define SMC_DEV_PORTS 2		/* kernel: SMC_MAX_PORTS */
+
+struct smc_dev_port {
+	bool valid;		/* the kernel sent this port */
+	bool pnetid_by_user;	/* set by smc pnet, not by the firmware */
+	char pnetid[17];	/* "" if none */
+	uint32_t ifindex;	/* the port's net device, 0 if none */
+	uint8_t state;		/* 1 active */
+	uint32_t links;		/* links on this port */
+};
+
+struct smc_dev {
+	bool smcd;		/* else SMC-R */
+	bool critical;		/* SMC-R: a link group without failover on
+				 * it; SMC-D: in use */
+	uint32_t use_cnt;	/* SMC-D: link groups on it */
+	bool has_pci;
+	uint32_t fid;
+	uint16_t pchid, vendor, device;
+	char pci_id[17];
+	char ibname[64];	/* SMC-R */
+	struct smc_dev_port port[SMC_DEV_PORTS];
+};
+
+struct smc_dev_list {
+	struct smc_dev *dev;
+	unsigned int n, size;
+};
+
+/* Read the devices of SMC-D (@smcd) or SMC-R into @l (appended).
+ * Returns 0, or 1 with the error printed.
+ */
+int smc_dev_read(struct smc_genl *g, bool smcd, struct smc_dev_list *l);
+void smc_dev_free(struct smc_dev_list *l);
+
+/* "ISM", "RoCE_Express2", ... from the PCI ids; NULL if unknown */
+const char *smc_dev_type(const struct smc_dev *d);
+
+#endif /* SMC_DEVICE_H */
