@@ -286,6 +286,20 @@ struct dump_track_totals {
 	bool nomem;
 };
 
+/**
+ * dump_conn_hash() - FNV-1a hash of a connection's key, for the tables of
+ * the tracker and the analyzer (lib/smcdump)
+ * @mode: SMC_DUMP_MODE_*
+ * @token: connection token, as in the record (host byte order)
+ * @l: local address, 16 bytes (IPv4 as v4-mapped)
+ * @r: peer address, 16 bytes
+ * @lp: local port (host byte order)
+ * @rp: peer port (host byte order)
+ *
+ * Return: the hash; callers mask it with their table size (a power of 2).
+ */
+size_t dump_conn_hash(uint8_t mode, uint32_t token, const uint8_t *l,
+		      const uint8_t *r, uint16_t lp, uint16_t rp);
 struct dump_track *dump_track_new(const char *dir, uint64_t max_gap);
 void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 		       const struct dump_rec *r, const struct dump_cdc *cdc);

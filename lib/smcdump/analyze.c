@@ -172,23 +172,6 @@ void dump_analyze_time(struct dump_analyze *a, long long sec, uint32_t nsec)
 	a->has_base = true;
 }
 
-static size_t conn_hash(uint8_t mode, uint32_t token, const uint8_t *l,
-			const uint8_t *r, uint16_t lp, uint16_t rp)
-{
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-	int i;
-
-	h = (h ^ mode) * 1099511628211ull;
-	h = (h ^ token) * 1099511628211ull;
-	h = (h ^ lp) * 1099511628211ull;
-	h = (h ^ rp) * 1099511628211ull;
-	for (i = 0; i < 16; i++) {
-		h = (h ^ l[i]) * 1099511628211ull;
-		h = (h ^ r[i]) * 1099511628211ull;
-	}
-	return (size_t)(h ^ (h >> 32));
-}
-
 static void rehash(struct dump_analyze *a)
 {
 	size_t n = a->hsize * 2, i;
@@ -197,7 +180,7 @@ static void rehash(struct dump_analyze *a)
 	if (!h)
 		return;
 	for (c = a->first; c; c = c->next) {
-		i = conn_hash(c->mode, c->token, c->laddr, c->raddr, c->lport,
+		i = dump_conn_hash(c->mode, c->token, c->laddr, c->raddr, c->lport,
 			      c->rport) & (n - 1);
 		c->hnext = h[i];
 		h[i] = c;
@@ -220,7 +203,7 @@ static struct aconn *conn_get(struct dump_analyze *a,
 
 	memcpy(la, rx ? pkt->dst : pkt->src, alen);
 	memcpy(ra, rx ? pkt->src : pkt->dst, alen);
-	i = conn_hash(r->mode, r->token, la, ra, lp, rp) & (a->hsize - 1);
+	i = dump_conn_hash(r->mode, r->token, la, ra, lp, rp) & (a->hsize - 1);
 	for (c = a->hash[i]; c; c = c->hnext)
 		if (c->mode == r->mode && c->token == r->token &&
 		    c->family == pkt->family && c->lport == lp &&

@@ -411,8 +411,8 @@ fail:
 	return NULL;
 }
 
-static size_t conn_hash(uint8_t mode, uint32_t token, const uint8_t *l,
-			const uint8_t *r, uint16_t lp, uint16_t rp)
+size_t dump_conn_hash(uint8_t mode, uint32_t token, const uint8_t *l,
+		      const uint8_t *r, uint16_t lp, uint16_t rp)
 {
 	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
 	int i;
@@ -436,7 +436,7 @@ static void rehash(struct dump_track *t)
 	if (!h)
 		return;	/* keep the longer chains */
 	for (c = t->first; c; c = c->next) {
-		i = conn_hash(c->mode, c->token, c->laddr, c->raddr, c->lport,
+		i = dump_conn_hash(c->mode, c->token, c->laddr, c->raddr, c->lport,
 			      c->rport) & (n - 1);
 		c->hnext = h[i];
 		h[i] = c;
@@ -504,7 +504,7 @@ static struct conn *conn_get(struct dump_track *t, const struct dump_pkt *pkt,
 
 	memcpy(la, l, alen);
 	memcpy(ra, rm, alen);
-	i = conn_hash(r->mode, r->token, la, ra, lp, rp) & (t->hsize - 1);
+	i = dump_conn_hash(r->mode, r->token, la, ra, lp, rp) & (t->hsize - 1);
 	for (c = t->hash[i]; c; c = c->hnext)
 		if (c->mode == r->mode && c->token == r->token &&
 		    c->family == pkt->family && c->lport == lp &&
