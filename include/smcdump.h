@@ -291,7 +291,7 @@ struct dump_track_totals {
  * the tracker and the analyzer (lib/smcdump)
  * @mode: SMC_DUMP_MODE_*
  * @token: connection token, as in the record (host byte order)
- * @l: local address, 16 bytes (IPv4 as v4-mapped)
+ * @l: local address, 16 bytes (IPv4 in the first 4)
  * @r: peer address, 16 bytes
  * @lp: local port (host byte order)
  * @rp: peer port (host byte order)
