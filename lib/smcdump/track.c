@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -35,6 +36,8 @@
 
 
 #define MAX_RANGES	1000	/* ranges listed per kind and stream */
+#define FD_WANT		65536	/* follow: soft RLIMIT_NOFILE it raises to */
+#define FD_RESERVE	32	/* descriptors left to the rest of smc */
 
 struct range {
 	uint64_t s;
@@ -115,6 +118,8 @@ struct stream {
 	int fd;
 	bool created;
 	int werr;		/* errno of the first failed write */
+	struct stream *lru_prev;	/* open files, most recently used first */
+	struct stream *lru_next;
 };
 
 struct conn {
@@ -176,6 +181,12 @@ struct dump_track {
 	size_t chunk_next;	/* size of the next chunk */
 	struct ivnode *ivfree;	/* range nodes to use again */
 	bool nomem;
+	/* follow: the streams with a file open, most recently used first */
+	struct stream *lru_head;
+	struct stream *lru_tail;
+	unsigned int nopen;	/* files open (a stream may hold two) */
+	unsigned int max_open;	/* from RLIMIT_NOFILE, less FD_RESERVE */
+	int dirfd;		/* follow: @dir, the files are opened at it */
 };
 
 /* @size zeroed bytes from @t's chunks, 8-byte aligned (no member of the
@@ -369,6 +380,30 @@ static int ivset_flatten(struct ivset *set)
 	return v || !nodes ? 0 : -1;
 }
 
+/* How many stream files follow keeps open: RLIMIT_NOFILE's soft limit,
+ * raised first to the hard limit up to FD_WANT (smc uses poll(), never
+ * select(), so descriptors above 1023 are fine), less FD_RESERVE for the
+ * rest of the process; the least recently used are closed beyond it.
+ */
+static unsigned int open_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return FD_RESERVE;
+	if (rl.rlim_cur < FD_WANT && rl.rlim_max > rl.rlim_cur) {
+		rlim_t old = rl.rlim_cur;
+
+		rl.rlim_cur = rl.rlim_max < FD_WANT ? rl.rlim_max : FD_WANT;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			rl.rlim_cur = old;
+	}
+	if (rl.rlim_cur > FD_WANT)
+		rl.rlim_cur = FD_WANT;
+	return rl.rlim_cur > 2 * FD_RESERVE ? rl.rlim_cur - FD_RESERVE
+					    : rl.rlim_cur / 2 + 1;
+}
+
 /**
  * dump_track_new() - start tracking connections
  * @dir: follow: the directory for the stream files, created when missing;
@@ -386,6 +421,7 @@ struct dump_track *dump_track_new(const char *dir, uint64_t max_gap)
 
 	if (!t)
 		return NULL;
+	t->dirfd = -1;
 	t->hsize = 256;
 	t->hash = calloc(t->hsize, sizeof(*t->hash));
 	if (!t->hash)
@@ -400,12 +436,18 @@ struct dump_track *dump_track_new(const char *dir, uint64_t max_gap)
 			goto fail;
 		}
 		t->max_gap = max_gap;
+		t->max_open = open_budget();
+		t->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (t->dirfd < 0)
+			goto fail;
 		t->dir = strdup(dir);
 		if (!t->dir)
 			goto fail;
 	}
 	return t;
 fail:
+	if (t->dirfd >= 0)
+		close(t->dirfd);
 	free(t->hash);
 	free(t);
 	return NULL;
@@ -537,32 +579,84 @@ static struct conn *conn_get(struct dump_track *t, const struct dump_pkt *pkt,
 	return c;
 }
 
-/* Close every file; they are opened again without O_TRUNC when needed. */
-static void close_all(struct dump_track *t)
+/* Close @s's files and take it off the list of open ones; they are
+ * opened again without O_TRUNC when needed.
+ */
+static void stream_close(struct dump_track *t, struct stream *s)
 {
-	struct conn *c;
-	int d;
-
-	if (!t->dir)
+	if (s->fd < 0 && s->low_fd < 0)
 		return;
-	for (c = t->first; c; c = c->next)
-		for (d = 0; d < 2; d++) {
-			struct stream *s = c->s[d];
-
-			if (!s)
-				continue;
-			if (s->fd >= 0) {
-				close(s->fd);
-				s->fd = -1;
-			}
-			if (s->low_fd >= 0) {
-				close(s->low_fd);
-				s->low_fd = -1;
-			}
-		}
+	if (s->fd >= 0) {
+		close(s->fd);
+		s->fd = -1;
+		t->nopen--;
+	}
+	if (s->low_fd >= 0) {
+		close(s->low_fd);
+		s->low_fd = -1;
+		t->nopen--;
+	}
+	if (s->lru_prev)
+		s->lru_prev->lru_next = s->lru_next;
+	else
+		t->lru_head = s->lru_next;
+	if (s->lru_next)
+		s->lru_next->lru_prev = s->lru_prev;
+	else
+		t->lru_tail = s->lru_prev;
+	s->lru_prev = NULL;
+	s->lru_next = NULL;
 }
 
-static int stream_name(struct dump_track *t, struct conn *c, int dir)
+/* @s was used now: first on the list of open files (it has one open) */
+static void stream_touch(struct dump_track *t, struct stream *s)
+{
+	if (t->lru_head == s)
+		return;
+	if (s->lru_prev) {	/* on the list, not first: unlink */
+		s->lru_prev->lru_next = s->lru_next;
+		if (s->lru_next)
+			s->lru_next->lru_prev = s->lru_prev;
+		else
+			t->lru_tail = s->lru_prev;
+	}
+	s->lru_prev = NULL;
+	s->lru_next = t->lru_head;
+	if (t->lru_head)
+		t->lru_head->lru_prev = s;
+	else
+		t->lru_tail = s;
+	t->lru_head = s;
+}
+
+/* Close the files of the least recently used streams until @want more
+ * can be opened, keeping @keep's open; false when none is left to close.
+ */
+static bool close_lru(struct dump_track *t, unsigned int want,
+		      const struct stream *keep)
+{
+	struct stream *s = t->lru_tail;
+	bool closed = false;
+
+	while (s && t->nopen + want > t->max_open) {
+		struct stream *prev = s->lru_prev;
+
+		if (s != keep) {
+			stream_close(t, s);
+			closed = true;
+		}
+		s = prev;
+	}
+	return closed;
+}
+
+static void close_all(struct dump_track *t)
+{
+	while (t->lru_head)
+		stream_close(t, t->lru_head);
+}
+
+static int stream_name(struct conn *c, int dir)
 {
 	struct stream *s = c->s[dir];
 	char name[64];
@@ -577,11 +671,10 @@ static int stream_name(struct dump_track *t, struct conn *c, int dir)
 		snprintf(name, sizeof(name), "%s-%08x-%s.bin",
 			 c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
 			 c->token, dir ? "rx" : "tx");
-	if (asprintf(&s->path, "%s/%s", t->dir, name) < 0) {
-		s->path = NULL;
+	s->path = strdup(name);
+	if (!s->path)
 		return -1;
-	}
-	if (asprintf(&s->low_path, "%s/.%s.low", t->dir, name) < 0) {
+	if (asprintf(&s->low_path, ".%s.low", name) < 0) {
 		s->low_path = NULL;
 		free(s->path);
 		s->path = NULL;
@@ -590,7 +683,11 @@ static int stream_name(struct dump_track *t, struct conn *c, int dir)
 	return 0;
 }
 
-/* The stream's file, or with @low the file of the bytes below base */
+/* The stream's file, or with @low the file of the bytes below base.
+ * At most max_open files are open: the least recently used streams'
+ * files are closed first, and all but @s's when open() still says
+ * EMFILE or ENFILE (descriptors taken elsewhere in the process).
+ */
 static int stream_fd(struct dump_track *t, struct conn *c, int dir, bool low)
 {
 	struct stream *s = c->s[dir];
@@ -598,20 +695,30 @@ static int stream_fd(struct dump_track *t, struct conn *c, int dir, bool low)
 	bool *created = low ? &s->low_created : &s->created;
 	int flags, tries;
 
-	if (*fd >= 0)
+	if (*fd >= 0) {
+		stream_touch(t, s);
 		return *fd;
-	if (stream_name(t, c, dir))
+	}
+	if (stream_name(c, dir))
 		return -1;
+	close_lru(t, 1, s);
 	flags = O_RDWR | O_CLOEXEC | (*created ? 0 : O_CREAT | O_TRUNC);
 	for (tries = 0; tries < 2; tries++) {
-		*fd = open(low ? s->low_path : s->path, flags, 0644);
+		*fd = openat(t->dirfd, low ? s->low_path : s->path, flags,
+			     0644);
 		if (*fd >= 0) {
 			*created = true;
+			t->nopen++;
+			stream_touch(t, s);
 			return *fd;
 		}
 		if (errno != EMFILE && errno != ENFILE)
 			break;
-		close_all(t);
+		/* fewer are free than RLIMIT_NOFILE said: use what is open */
+		if (t->nopen > 1)
+			t->max_open = t->nopen - 1;
+		if (!close_lru(t, 1, s))
+			break;
 	}
 	return -1;
 }
@@ -691,7 +798,8 @@ static void stream_write(struct dump_track *t, struct conn *c, int dir,
 	if (off < s->base) {
 		uint64_t to = end < s->base ? end : s->base;
 		size_t n = to - off, i;
-		uint8_t *rev = malloc(n);
+		uint8_t small[4096];
+		uint8_t *rev = n <= sizeof(small) ? small : malloc(n);
 
 		if (!rev) {
 			s->werr = ENOMEM;
@@ -704,7 +812,8 @@ static void stream_write(struct dump_track *t, struct conn *c, int dir,
 			s->werr = errno ? errno : EIO;
 		else
 			s->werr = write_all(fd, rev, n, s->base - to);
-		free(rev);
+		if (rev != small)
+			free(rev);
 	}
 }
 
@@ -892,12 +1001,12 @@ void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 		   ((r->offset > s->whi && r->offset - s->whi > t->max_gap) ||
 		    (end < s->wlo && s->wlo - end > t->max_gap))) {
 		a.write = false;
-		if (!s->far++ && !stream_name(t, c, dir))
+		if (!s->far++ && !stream_name(c, dir))
 			fprintf(stderr,
 				"smc dump: %s: record at offset %" PRIu64
 				" is more than max-gap %" PRIu64
 				" bytes away from the stream's bytes, not written\n",
-				strrchr(s->path, '/') + 1, r->offset,
+				s->path, r->offset,
 				t->max_gap);
 	}
 	/* on_overlap() writes the new parts before each overlap */
@@ -954,6 +1063,7 @@ static void stream_finish(struct dump_track *t, struct conn *c, int dir)
 	uint8_t *buf = NULL;
 	char *tmp = NULL;
 	int fd = -1, err = 0;
+	uint64_t x;
 	size_t i;
 
 	if (!s->low_created || s->werr)
@@ -964,28 +1074,38 @@ static void stream_finish(struct dump_track *t, struct conn *c, int dir)
 		err = ENOMEM;
 		goto out;
 	}
-	fd = open(tmp, O_RDWR | O_CLOEXEC | O_CREAT | O_TRUNC, 0644);
+	fd = openat(t->dirfd, tmp, O_RDWR | O_CLOEXEC | O_CREAT | O_TRUNC,
+		    0644);
 	if (fd < 0) {
 		err = errno;
 		goto out;
 	}
-	for (i = 0; i < h->n && !err; i++) {
-		uint64_t x = h->v[i].s > s->wlo ? h->v[i].s : s->wlo;
-		uint64_t e = h->v[i].e < s->whi ? h->v[i].e : s->whi;
+	/* 64 KiB at a time from the start of each range on: the holes
+	 * within a window are zeros in both files and are copied as such;
+	 * a hole longer than a window is skipped and stays sparse
+	 */
+	x = s->wlo;
+	for (i = 0; i < h->n && x < s->whi && !err; ) {
+		size_t n;
 
-		while (x < e && !err) {
-			size_t n = e - x > (1 << 16) ? 1 << 16 : e - x;
-
-			if (x < s->base && x + n > s->base)
-				n = s->base - x;
-			if (stream_pread(t, c, dir, buf, n, x))
-				err = errno ? errno : EIO;
-			else
-				err = write_all(fd, buf, n, x - s->wlo);
-			x += n;
+		if (h->v[i].e <= x) {
+			i++;
+			continue;
 		}
+		if (x < h->v[i].s)
+			x = h->v[i].s;
+		if (x >= s->whi)
+			break;
+		n = s->whi - x > (1 << 16) ? 1 << 16 : s->whi - x;
+		if (x < s->base && x + n > s->base)
+			n = s->base - x;
+		if (stream_pread(t, c, dir, buf, n, x))
+			err = errno ? errno : EIO;
+		else
+			err = write_all(fd, buf, n, x - s->wlo);
+		x += n;
 	}
-	if (!err && rename(tmp, s->path))
+	if (!err && renameat(t->dirfd, tmp, t->dirfd, s->path))
 		err = errno;
 	if (!err)
 		s->base = s->wlo;
@@ -993,17 +1113,12 @@ out:
 	if (fd >= 0)
 		close(fd);
 	if (tmp && err)
-		unlink(tmp);
+		unlinkat(t->dirfd, tmp, 0);
 	if (err)
 		s->werr = err;
 	if (s->low_created) {
-		if (s->low_fd >= 0)
-			close(s->low_fd);
-		s->low_fd = -1;
-		if (s->fd >= 0)
-			close(s->fd);
-		s->fd = -1;
-		unlink(s->low_path);
+		stream_close(t, s);
+		unlinkat(t->dirfd, s->low_path, 0);
 		s->low_created = false;
 	}
 	free(tmp);
@@ -1299,12 +1414,10 @@ static void print_stream(struct rep *o, const struct dump_track *t,
 		rep_str(o, name);
 	}
 	if (t->dir) {
-		const char *base = st->path ? strrchr(st->path, '/') : NULL;
-
 		if (st->created)
 			tot->files++;
-		rep_string(o, "file", " ", st->created && base ? base + 1 : "-",
-			   "");
+		rep_string(o, "file", " ",
+			   st->created && st->path ? st->path : "-", "");
 		rep_u64(o, "start", " start ", st->has_base ? st->base : 0, "");
 	} else {
 		rep_u64(o, "start", " start ", start, "");
@@ -1334,7 +1447,7 @@ static void print_stream(struct rep *o, const struct dump_track *t,
 			fprintf(stderr,
 				"smc dump: %s: conflict: %" PRIu64
 				" overlapping ranges hold different bytes\n",
-				strrchr(st->path, '/') + 1, x->overlap_diff);
+				st->path, x->overlap_diff);
 		}
 		if (st->far)
 			rep_u64(o, "beyond_max_gap", " beyond-max-gap ",
@@ -1448,7 +1561,7 @@ void dump_track_free(struct dump_track *t)
 			if (!t->dir)
 				continue;
 			if (s->low_created)
-				unlink(s->low_path);
+				unlinkat(t->dirfd, s->low_path, 0);
 			free(s->low_path);
 			free(s->path);
 		}
@@ -1461,5 +1574,7 @@ void dump_track_free(struct dump_track *t)
 	free(t->hash);
 	free(t->tok);
 	free(t->dir);
+	if (t->dirfd >= 0)
+		close(t->dirfd);
 	free(t);
 }
