@@ -1,8 +1,8 @@
 #!/bin/bash
 # Try README.md's "On your own machine" as a new user would, on Debian's
 # unmodified kernel (run-vm --stock, one boot), with the packages make deb
-# made. Run by hand (not in make check: over 40 minutes in TCG under load; the DKMS build inside the
-# emulated guest takes minutes):
+# made. Run by hand, not in make check: installing packages on a 9p-backed
+# overlay and the DKMS build in the emulated guest take over 40 minutes:
 #
 #   testsuite/stock-dkms/readme-trial.sh [DEBDIR]     (default build/deb)
 #
