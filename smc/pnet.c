@@ -58,46 +58,6 @@ static int help_hint(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* "'c'" for a printable byte, "byte 0xNN" for others */
-static void print_char(char c)
-{
-	if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
-		fprintf(stderr, "byte 0x%02x", (unsigned char)c);
-	else
-		fprintf(stderr, "'%c'", c);
-}
-
-/* Print @s in double quotes with control and non-ASCII bytes as \xNN */
-static void print_quoted(const char *s)
-{
-	const unsigned char *p;
-
-	fputc('"', stderr);
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
-			fprintf(stderr, "\\x%02x", *p);
-		else
-			fputc(*p, stderr);
-	}
-	fputc('"', stderr);
-}
-
-/* "Error: WHAT "ARG" is invalid: RULE[, not C at position N]" */
-static int invalid(const char *what, const char *arg, const char *rule,
-		   size_t pos)
-{
-	fprintf(stderr, "Error: %s ", what);
-	print_quoted(arg);
-	fprintf(stderr, " is invalid: %s", rule);
-	if (pos != (size_t)-1) {
-		fputs(", not ", stderr);
-		print_char(arg[pos]);
-		fprintf(stderr, " at position %zu", pos + 1);
-	}
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
 static bool is_alnum(char c)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
@@ -114,15 +74,15 @@ static int pnetid_parse(const char *arg, char *out)
 	size_t len = strlen(arg), i;
 
 	if (!len)
-		return invalid("PNET ID", arg, "it is empty", -1);
+		return invalid_rule("PNET ID", arg, "it is empty", -1);
 	for (i = 0; i < len; i++)
 		if (!is_alnum(arg[i]))
-			return invalid("PNET ID", arg,
-				       "only letters A-Z and digits 0-9 are allowed",
-				       i);
+			return invalid_rule("PNET ID", arg,
+					    "only letters A-Z and digits 0-9 are allowed",
+					    i);
 	if (len > PNETID_LEN)
-		return invalid("PNET ID", arg,
-			       "it is longer than 16 characters", -1);
+		return invalid_rule("PNET ID", arg,
+				    "it is longer than 16 characters", -1);
 	for (i = 0; i < len; i++)
 		out[i] = arg[i] >= 'a' && arg[i] <= 'z' ?
 			 arg[i] - 'a' + 'A' : arg[i];
@@ -143,24 +103,24 @@ static int devname_check(const char *what, const char *arg, size_t max,
 	char rule[64];
 
 	if (!len)
-		return invalid(what, arg, "it is empty", -1);
+		return invalid_rule(what, arg, "it is empty", -1);
 	for (i = 0; i < len; i++) {
 		unsigned char c = arg[i];
 
 		if (c <= ' ' || c == 0x7f || (ifname && (c == '/' || c == ':')))
-			return invalid(what, arg, ifname ?
-				       "only printable characters but blank, '/' and ':' are allowed" :
-				       "only printable characters but blank are allowed",
-				       i);
+			return invalid_rule(what, arg, ifname ?
+					    "only printable characters but blank, '/' and ':' are allowed" :
+					    "only printable characters but blank are allowed",
+					    i);
 	}
 	if (len > max) {
 		snprintf(rule, sizeof(rule), "it is longer than %zu characters",
 			 max);
-		return invalid(what, arg, rule, -1);
+		return invalid_rule(what, arg, rule, -1);
 	}
 	if (!strcmp(arg, NOT_APPLICABLE) || !strcmp(arg, ".") ||
 	    !strcmp(arg, ".."))
-		return invalid(what, arg, "this name is reserved", -1);
+		return invalid_rule(what, arg, "this name is reserved", -1);
 	return 0;
 }
 
@@ -338,6 +298,33 @@ static void added_before(const struct pnet_dev *dev, unsigned int n)
 	fputc('\n', stderr);
 }
 
+/* The message for error @err of the kernel on adding @dev */
+static int add_failed(struct smc_genl *g, int err, const char *pnetid,
+		      const struct pnet_dev *dev)
+{
+	const char *kind = dev->eth ? "interface" : "device";
+	const char *name = dev->eth ? dev->eth : dev->ib;
+	int ret;
+
+	ret = change_failed(g, err, "adding a PNET table entry");
+	if (ret)
+		return ret;
+	if (err == -EEXIST && dev->eth)
+		return smc_genl_error(g, 0,
+				      "interface \"%s\" has a PNET ID already (a table entry, or one of its hardware)",
+				      name);
+	if (err == -EEXIST)
+		return smc_genl_error(g, 0,
+				      "device \"%s\" has a table entry already, or a PNET ID of its hardware or set by the user (outside the initial network namespace only interfaces can be added)",
+				      name);
+	if (err == -EINVAL)
+		return smc_genl_error(g, 0,
+				      "the kernel refused PNET ID \"%s\" for %s \"%s\" as invalid",
+				      pnetid, kind, name);
+	return smc_genl_error(g, err, "cannot add PNET ID \"%s\" for %s \"%s\"",
+			      pnetid, kind, name);
+}
+
 /* One SMC_PNETID_ADD per device, so that each gets its own answer (the
  * kernel answers 0 for a request of two when one of them was added)
  */
@@ -365,27 +352,7 @@ static int pnet_add(struct smc_genl *g, const char *pnetid,
 				fprintf(stderr, "Warning: %s\n", g->extack);
 			continue;
 		}
-		ret = change_failed(g, err, "adding a PNET table entry");
-		if (!ret && err == -EEXIST && dev[i].eth)
-			ret = smc_genl_error(g, 0,
-					     "interface \"%s\" has a PNET ID already (a table entry, or one of its hardware)",
-					     dev[i].eth);
-		else if (!ret && err == -EEXIST)
-			ret = smc_genl_error(g, 0,
-					     "device \"%s\" has a table entry already, or a PNET ID of its hardware or set by the user (outside the initial network namespace only interfaces can be added)",
-					     dev[i].ib);
-		else if (!ret && err == -EINVAL)
-			ret = smc_genl_error(g, 0,
-					     "the kernel refused PNET ID \"%s\" for %s \"%s\" as invalid",
-					     pnetid,
-					     dev[i].eth ? "interface" : "device",
-					     dev[i].eth ? dev[i].eth : dev[i].ib);
-		else if (!ret)
-			ret = smc_genl_error(g, err,
-					     "cannot add PNET ID \"%s\" for %s \"%s\"",
-					     pnetid,
-					     dev[i].eth ? "interface" : "device",
-					     dev[i].eth ? dev[i].eth : dev[i].ib);
+		ret = add_failed(g, err, pnetid, &dev[i]);
 		if (i)
 			added_before(dev, i);
 		return ret;
@@ -461,18 +428,14 @@ static int parse_devs(int argc, char **argv, struct pnet_dev *dev,
 			if (!*n || !dev[*n - 1].ib)
 				return help_hint("\"port %s\" does not follow ib IBDEV",
 						 argv[0]);
-			if (dev[*n - 1].port) {
-				fprintf(stderr,
-					"Error: duplicate \"port\" of device \"%s\": \"%s\" is the second value.\n",
-					dev[*n - 1].ib, argv[0]);
-				return EXIT_USAGE;
-			}
+			if (dev[*n - 1].port)
+				return duparg("port", argv[0]);
 			errno = 0;
 			port = strtoul(argv[0], &end, 10);
 			if (argv[0][0] < '0' || argv[0][0] > '9' || *end ||
 			    errno || port < 1 || port > MAX_PORTS)
-				return invalid("IB port", argv[0],
-					       "it is not 1 or 2", -1);
+				return invalid_rule("IB port", argv[0],
+						    "it is not 1 or 2", -1);
 			dev[*n - 1].port = port;
 			continue;
 		}
@@ -486,8 +449,10 @@ static int parse_devs(int argc, char **argv, struct pnet_dev *dev,
 			return ret;
 		/* the kernel keeps one entry per interface and per device */
 		for (i = 0; i < *n; i++) {
-			const char *prev = kw[0] == 'e' ? dev[i].eth : dev[i].ib;
+			const char *prev = dev[i].eth;
 
+			if (kw[0] == 'i')
+				prev = dev[i].ib;
 			if (prev && !strcmp(prev, argv[0])) {
 				fprintf(stderr,
 					"Error: duplicate \"%s %s\".\n", kw,
