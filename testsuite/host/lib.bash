@@ -38,6 +38,21 @@ host_setup_file() {
 	[ $# -eq 0 ] || host_make "$@"
 }
 
+# not_available FAMILY ARGS...: smc (the real one) with each ARGS, a word
+# list, on a host kernel without SMC: exit 1, no output, and the one line
+# that names generic netlink family FAMILY (callers skip where SMC is)
+not_available() {
+	local family=$1 args
+	shift
+	for args in "$@"; do
+		# shellcheck disable=SC2086
+		run -1 --separate-stderr "$SMC" $args
+		[ -z "$output" ] || return 1
+		[ "$stderr" = "Error: SMC is not available in the running kernel (generic netlink family $family not found); load the smc module or use a kernel with CONFIG_SMC" ] ||
+			{ echo "smc $args: $stderr"; return 1; }
+	done
+}
+
 # smc_mkvar NAME: a variable of smc/Makefile (CC, CFLAGS, OBJS, ...)
 smc_mkvar() {
 	make -s --no-print-directory -C "$TOP/smc" \

@@ -11,8 +11,6 @@
 
 bats_require_minimum_version 1.5.0
 
-NOT_AVAIL='Error: SMC is not available in the running kernel (generic netlink family SMC_GEN_NETLINK not found); load the smc module or use a kernel with CONFIG_SMC'
-
 load lib
 
 setup_file() {
@@ -113,14 +111,9 @@ LIST
 
 @test "host without SMC: info, device, linkgroup fail with 'SMC is not available', exit 1" {
 	host_has_smc && skip "this host has SMC"
-	local args
-	for args in info "-j info" device "device show type smcr" linkgroup \
-		"linkgroup link-show" "-j -p linkgroup show all"; do
-		# shellcheck disable=SC2086
-		run -1 --separate-stderr "$SMC" $args
-		[ -z "$output" ]
-		[ "$stderr" = "$NOT_AVAIL" ]
-	done
+	not_available SMC_GEN_NETLINK info "-j info" device \
+		"device show type smcr" linkgroup "linkgroup link-show" \
+		"-j -p linkgroup show all"
 }
 
 @test "kernel errors: one line with the errno text and the extack, exit 1, no output" {

@@ -109,7 +109,7 @@ add NET1 ib mlx5_0 port 0|Error: IB port "0" is invalid: it is not 1 or 2
 add NET1 ib mlx5_0 port 3|Error: IB port "3" is invalid: it is not 1 or 2
 add NET1 ib mlx5_0 port -1|Error: IB port "-1" is invalid: it is not 1 or 2
 add NET1 ib mlx5_0 port 1x|Error: IB port "1x" is invalid: it is not 1 or 2
-add NET1 ib mlx5_0 port 1 port 2|Error: duplicate "port" of device "mlx5_0": "2" is the second value.
+add NET1 ib mlx5_0 port 1 port 2|Error: duplicate "port": "2" is the second value.
 add NET1 eth eth0 eth eth0|Error: duplicate "eth eth0".
 add NET1 ib mlx5_0 port 1 ib mlx5_0 port 2|Error: duplicate "ib mlx5_0".
 add NET1 eth abcdefghijklmnop|Error: interface name "abcdefghijklmnop" is invalid: it is longer than 15 characters
@@ -141,14 +141,8 @@ LIST
 
 @test "pnet: host without SMC: 'SMC is not available' names SMC_PNETID, exit 1" {
 	[ -d /sys/module/smc ] && skip "this host has SMC"
-	local args
-	for args in pnet "-j pnet show NET1" "pnet add NET1 eth lo" \
-		"pnet del NET1" "pnet flush"; do
-		# shellcheck disable=SC2086
-		run -1 --separate-stderr "$SMC" $args
-		[ -z "$output" ]
-		[ "$stderr" = "Error: SMC is not available in the running kernel (generic netlink family SMC_PNETID not found); load the smc module or use a kernel with CONFIG_SMC" ]
-	done
+	not_available SMC_PNETID pnet "-j pnet show NET1" "pnet add NET1 eth lo" \
+		"pnet del NET1" "pnet flush"
 }
 
 @test "pnet: kernel errors: errno text and extack, exit 1, no output" {
