@@ -38,6 +38,18 @@ host_setup_file() {
 	[ $# -eq 0 ] || host_make "$@"
 }
 
+# host_setup_fake: host_setup_file smc, then the smc command linked with
+# helpers/fake_genl.c in $SMC_FAKE (exported); on failure the build log
+# goes to the terminal and it returns 1
+host_setup_fake() {
+	host_setup_file smc || return 1
+	export SMC_FAKE="$BATS_FILE_TMPDIR/smc-fake"
+	build_smc_fake "$SMC_FAKE" >"$BATS_FILE_TMPDIR/helpers.log" 2>&1 || {
+		cat "$BATS_FILE_TMPDIR/helpers.log" >&3
+		return 1
+	}
+}
+
 # not_available FAMILY ARGS...: smc (the real one) with each ARGS, a word
 # list, on a host kernel without SMC: exit 1, no output, and the one line
 # that names generic netlink family FAMILY (callers skip where SMC is)

@@ -14,12 +14,7 @@ bats_require_minimum_version 1.5.0
 load lib
 
 setup_file() {
-	host_setup_file smc || return 1
-	export SMC_FAKE="$BATS_FILE_TMPDIR/smc-fake"
-	build_smc_fake "$SMC_FAKE" >"$BATS_FILE_TMPDIR/helpers.log" 2>&1 || {
-		cat "$BATS_FILE_TMPDIR/helpers.log" >&3
-		return 1
-	}
+	host_setup_fake
 }
 
 # A system of two ISM devices (one in use by 2 link groups, with a PNET ID

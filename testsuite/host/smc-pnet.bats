@@ -13,12 +13,7 @@ bats_require_minimum_version 1.5.0
 load lib
 
 setup_file() {
-	host_setup_file smc || return 1
-	export SMC_FAKE="$BATS_FILE_TMPDIR/smc-fake"
-	build_smc_fake "$SMC_FAKE" >"$BATS_FILE_TMPDIR/helpers.log" 2>&1 || {
-		cat "$BATS_FILE_TMPDIR/helpers.log" >&3
-		return 1
-	}
+	host_setup_fake
 }
 
 # A table of two PNET IDs: NET1 on an interface and two devices (a RoCE
@@ -147,25 +142,22 @@ LIST
 
 @test "pnet: kernel errors: errno text and extack, exit 1, no output" {
 	export SMC_FAKE_EXTACK="try again later"
-	SMC_FAKE_ERR="PNETID_GET:$(errno_of ENOMEM)" \
-		run -1 --separate-stderr "$SMC_FAKE" -j pnet
-	[ -z "$output" ]
-	[ "$stderr" = "Error: cannot read the PNET table: Cannot allocate memory (kernel says: try again later)" ]
-	SMC_FAKE_ERR="PNETID_ADD:$(errno_of EINVAL)" \
-		run -1 --separate-stderr "$SMC_FAKE" pnet add net9 eth eth9
-	[ "$stderr" = 'Error: the kernel refused PNET ID "NET9" for interface "eth9" as invalid (kernel says: try again later)' ]
-	SMC_FAKE_ERR="PNETID_ADD:$(errno_of ENOMEM)" \
-		run -1 --separate-stderr "$SMC_FAKE" pnet add NET9 ib mlx5_1
-	[ "$stderr" = 'Error: cannot add PNET ID "NET9" for device "mlx5_1": Cannot allocate memory (kernel says: try again later)' ]
-	SMC_FAKE_ERR="PNETID_DEL:$(errno_of EIO)" \
-		run -1 --separate-stderr "$SMC_FAKE" pnet del NET1
-	[ "$stderr" = 'Error: cannot delete PNET ID "NET1": Input/output error (kernel says: try again later)' ]
-	SMC_FAKE_ERR="PNETID_FLUSH:$(errno_of EIO)" \
-		run -1 --separate-stderr "$SMC_FAKE" pnet flush
-	[ "$stderr" = 'Error: cannot flush the PNET table: Input/output error (kernel says: try again later)' ]
-	SMC_FAKE_ERR="PNETID_FLUSH:$(errno_of EOPNOTSUPP)" \
-		run -1 --separate-stderr "$SMC_FAKE" pnet flush
-	[ "$stderr" = 'Error: the running kernel does not support flushing the PNET table (kernel says: try again later)' ]
+	local cmd errno args
+	while IFS='|' read -r cmd errno args msg; do
+		# shellcheck disable=SC2086
+		SMC_FAKE_ERR="$cmd:$(errno_of "$errno")" \
+			run -1 --separate-stderr "$SMC_FAKE" $args
+		[ -z "$output" ]
+		[ "$stderr" = "$msg (kernel says: try again later)" ] ||
+			{ echo "smc $args: $stderr"; return 1; }
+	done <<'LIST'
+PNETID_GET|ENOMEM|-j pnet|Error: cannot read the PNET table: Cannot allocate memory
+PNETID_ADD|EINVAL|pnet add net9 eth eth9|Error: the kernel refused PNET ID "NET9" for interface "eth9" as invalid
+PNETID_ADD|ENOMEM|pnet add NET9 ib mlx5_1|Error: cannot add PNET ID "NET9" for device "mlx5_1": Cannot allocate memory
+PNETID_DEL|EIO|pnet del NET1|Error: cannot delete PNET ID "NET1": Input/output error
+PNETID_FLUSH|EIO|pnet flush|Error: cannot flush the PNET table: Input/output error
+PNETID_FLUSH|EOPNOTSUPP|pnet flush|Error: the running kernel does not support flushing the PNET table
+LIST
 	# an extack on success is a warning
 	run -0 --separate-stderr "$SMC_FAKE" pnet add NET9 eth eth9
 	[ "$stderr" = "Warning: try again later" ]
