@@ -228,6 +228,24 @@ assert a == b' "$BATS_TEST_TMPDIR/c.json" "$BATS_TEST_TMPDIR/p.json"
 	: >"$SMC_FAKE_PNET"
 	run -0 "$SMC_FAKE" -j pnet
 	[ "$output" = "[]" ]
+	# and the PNET section of smc(8) names every key
+	local key
+	for key in pnetid type ifname ibdev ibport; do
+		sed -n '/^\.SH PNET$/,/^\.SH /p' "$TOP/man/man8/smc.8" |
+			grep -q "^\.B $key\$" ||
+			{ echo "$key not in smc.8"; return 1; }
+	done
+}
+
+@test "pnet show: a malformed answer is an error, and nothing is printed" {
+	echo "NET7 bad" >>"$SMC_FAKE_PNET"
+	local args
+	for args in "pnet" "-j pnet" "pnet show NET1"; do
+		# shellcheck disable=SC2086
+		run -1 --separate-stderr "$SMC_FAKE" $args
+		[ -z "$output" ]
+		[ "$stderr" = "Error: the kernel sent a malformed PNET table entry" ]
+	done
 }
 
 # ------------------------------------------------------- add, del, flush

@@ -54,7 +54,9 @@
  *
  * The family SMC_PNETID (net/smc/smc_pnet.c), for smc pnet:
  *   SMC_FAKE_PNET      file with the PNET table, one entry a line:
- *                      "PNETID eth IFNAME" or "PNETID ib IBDEV PORT";
+ *                      "PNETID eth IFNAME" or "PNETID ib IBDEV PORT"
+ *                      ("PNETID bad": an answer with the name only, which
+ *                      no kernel sends);
  *                      GET (dump, or one PNET ID), ADD, DEL and FLUSH work
  *                      on it with the kernel's policy and checks (EINVAL,
  *                      EEXIST for an interface or device with an entry,
@@ -361,7 +363,9 @@ static void pnet_load(void)
 		memset(e, 0, sizeof(*e));
 		got = sscanf(line, "%16s %7s %64s %u", e->pnetid, kind, e->name,
 			     &e->port);
-		if (got == 3 && !strcmp(kind, "eth"))
+		if (got == 2 && !strcmp(kind, "bad"))
+			e->ib = -1;
+		else if (got == 3 && !strcmp(kind, "eth"))
 			e->ib = 0;
 		else if (got == 4 && !strcmp(kind, "ib"))
 			e->ib = 1;
@@ -380,7 +384,9 @@ static void pnet_save(void)
 	if (!f)
 		die("cannot write %s", pnet_path());
 	for (i = 0; i < nr_pnet; i++) {
-		if (pnet[i].ib)
+		if (pnet[i].ib < 0)
+			fprintf(f, "%s bad\n", pnet[i].pnetid);
+		else if (pnet[i].ib)
 			fprintf(f, "%s ib %s %u\n", pnet[i].pnetid,
 				pnet[i].name, pnet[i].port);
 		else
@@ -606,6 +612,10 @@ static int pnet_get(const struct smc_genl *g, const struct nlmsghdr *req)
 			continue;
 		nlh = reply_start(g, req, SMC_PNETID_GET);
 		mnl_attr_put_strz(nlh, SMC_PNETID_NAME, e->pnetid);
+		if (e->ib < 0) {
+			reply_end(nlh);
+			continue;
+		}
 		mnl_attr_put_strz(nlh, SMC_PNETID_ETHNAME,
 				  e->ib ? "n/a" : e->name);
 		mnl_attr_put_strz(nlh, SMC_PNETID_IBNAME,
