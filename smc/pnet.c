@@ -37,7 +37,7 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: smc pnet [ show ] [ PNETID ]\n"
+		"Usage: smc pnet [ show [ PNETID ] ]\n"
 		"       smc pnet add PNETID { eth DEV | ib IBDEV [ port N ] }...\n"
 		"       smc pnet { del | delete } PNETID\n"
 		"       smc pnet flush\n"

@@ -49,7 +49,7 @@ NET1 ib 0004:00:00.0 port 1'
 
 @test "pnet: help on stdout in all spellings, listed in smc help, nothing sent" {
 	run -0 --separate-stderr "$SMC_FAKE" pnet help
-	[[ "$output" == "Usage: smc pnet [ show ] [ PNETID ]"* ]]
+	[[ "$output" == "Usage: smc pnet [ show [ PNETID ] ]"* ]]
 	[[ "$output" == *"smc pnet add PNETID { eth DEV | ib IBDEV [ port N ] }..."* ]]
 	[ -z "$stderr" ]
 	run -0 "$SMC_FAKE" help pnet
@@ -88,6 +88,7 @@ NET1 ib 0004:00:00.0 port 1'
 		fi
 	done <<'LIST'
 bogus|Command "bogus" is unknown, try "smc pnet help".
+NET1|Command "NET1" is unknown, try "smc pnet help".
 show NET1 NET2|Error: unexpected argument "NET2", try "smc pnet help".
 show NET-1|Error: PNET ID "NET-1" is invalid: only letters A-Z and digits 0-9 are allowed, not '-' at position 4
 add|Error: "add" needs a PNET ID, try "smc pnet help".
