@@ -25,7 +25,7 @@
 /* One open generic netlink socket with the SMC family resolved */
 struct smc_genl {
 	struct mnl_socket *nl;
-	uint16_t family;	/* generic netlink family id of SMC_GEN_NETLINK */
+	uint16_t family;	/* generic netlink family id (SMC_GEN_NETLINK) */
 	unsigned int portid;	/* our netlink port id */
 	unsigned int seq;	/* sequence number of the last request */
 	/* the kernel's extack message on the last request, "" if none */
@@ -42,6 +42,15 @@ struct smc_genl {
  * cannot be opened or the controller does not answer.
  */
 int smc_genl_open(struct smc_genl *g);
+
+/*
+ * smc_genl_open_family() - the same for generic netlink family @name, e.g.
+ * SMCR_GENL_FAMILY_NAME ("SMC_PNETID", the PNET table of smc pnet); the
+ * "not available" message names @name. smc_genl_open() is this with
+ * SMC_GENL_FAMILY_NAME. Both families have version 1, which smc_genl_msg()
+ * puts in the requests.
+ */
+int smc_genl_open_family(struct smc_genl *g, const char *name);
 
 /* smc_genl_close() - close the socket; @g may be partly opened */
 void smc_genl_close(struct smc_genl *g);

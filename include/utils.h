@@ -48,6 +48,18 @@ int invarg(const char *msg, const char *arg);
  */
 int duparg(const char *key, const char *arg);
 
+/*
+ * invalid_rule() - report an argument that breaks a rule: 'Error: WHAT
+ * "ARG" is invalid: RULE[, not C at position N]' on stderr, @arg with
+ * control and non-ASCII bytes (and '"', '\\') as \xNN, C as 'c' or as
+ * "byte 0xNN"
+ * @pos: index of the offending byte in @arg, or (size_t)-1 for none
+ *
+ * Return: EXIT_USAGE.
+ */
+int invalid_rule(const char *what, const char *arg, const char *rule,
+		 size_t pos);
+
 /* get_hex() - value of hex digit @c, -1 when it is none */
 int get_hex(char c);
 

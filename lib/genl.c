@@ -44,13 +44,14 @@ static int cb_family(const struct nlmsghdr *nlh, void *data)
 }
 
 /**
- * smc_genl_open() - open the socket, resolve SMC_GEN_NETLINK (see genl.h)
+ * smc_genl_open_family() - open the socket, resolve family @name (genl.h)
  * @g: filled in
+ * @name: generic netlink family name, SMC_GEN_NETLINK or SMC_PNETID
  *
- * Return: 0, -ENOENT when the kernel has no SMC family, or another
+ * Return: 0, -ENOENT when the kernel has no such family, or another
  * negative errno. The error is printed.
  */
-int smc_genl_open(struct smc_genl *g)
+int smc_genl_open_family(struct smc_genl *g, const char *name)
 {
 	char req[SMC_GENL_REQ_SIZE] __attribute__((aligned(NLMSG_ALIGNTO)));
 	struct nlmsghdr *nlh;
@@ -77,21 +78,21 @@ int smc_genl_open(struct smc_genl *g)
 
 	g->family = GENL_ID_CTRL;
 	nlh = smc_genl_msg(g, req, CTRL_CMD_GETFAMILY, 0);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, SMC_GENL_FAMILY_NAME);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
 	err = smc_genl_talk(g, nlh, cb_family, &id);
 	if (err == -ENOENT) {
 		fprintf(stderr,
 			"Error: SMC is not available in the running kernel (generic netlink family %s not found); load the smc module or use a kernel with CONFIG_SMC\n",
-			SMC_GENL_FAMILY_NAME);
+			name);
 	} else if (err) {
 		smc_genl_error(g, err,
 			       "cannot look up generic netlink family %s",
-			       SMC_GENL_FAMILY_NAME);
+			       name);
 	} else if (!id) {
 		err = -EBADMSG;
 		fprintf(stderr,
 			"Error: the kernel's answer for generic netlink family %s has no family id\n",
-			SMC_GENL_FAMILY_NAME);
+			name);
 	}
 	if (err) {
 		smc_genl_close(g);
@@ -99,6 +100,17 @@ int smc_genl_open(struct smc_genl *g)
 	}
 	g->family = id;
 	return 0;
+}
+
+/**
+ * smc_genl_open() - open the socket, resolve SMC_GEN_NETLINK (see genl.h)
+ * @g: filled in
+ *
+ * Return: as smc_genl_open_family().
+ */
+int smc_genl_open(struct smc_genl *g)
+{
+	return smc_genl_open_family(g, SMC_GENL_FAMILY_NAME);
 }
 
 /**

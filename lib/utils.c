@@ -36,6 +36,41 @@ int duparg(const char *key, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* Print @s in double quotes with control and non-ASCII bytes as \xNN */
+static void print_cquoted(FILE *fp, const char *s)
+{
+	const unsigned char *p;
+
+	fputc('"', fp);
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			fprintf(fp, "\\x%02x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+int invalid_rule(const char *what, const char *arg, const char *rule,
+		 size_t pos)
+{
+	unsigned char c;
+
+	fprintf(stderr, "Error: %s ", what);
+	print_cquoted(stderr, arg);
+	fprintf(stderr, " is invalid: %s", rule);
+	if (pos != (size_t)-1) {
+		c = arg[pos];
+		if (c < 0x20 || c >= 0x7f)
+			fprintf(stderr, ", not byte 0x%02x", c);
+		else
+			fprintf(stderr, ", not '%c'", c);
+		fprintf(stderr, " at position %zu", pos + 1);
+	}
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
 int get_hex(char c)
 {
 	if (c >= '0' && c <= '9')

@@ -44,38 +44,9 @@ static bool is_upper_alnum(char c)
 	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-/* Print @s in double quotes with control and non-ASCII bytes as \xNN */
-static void print_quoted(FILE *fp, const char *s)
-{
-	const unsigned char *p;
-
-	fputc('"', fp);
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
-			fprintf(fp, "\\x%02x", *p);
-		else
-			fputc(*p, fp);
-	}
-	fputc('"', fp);
-}
-
 static int eid_invalid(const char *arg, const char *rule, size_t pos)
 {
-	fputs("Error: EID ", stderr);
-	print_quoted(stderr, arg);
-	fprintf(stderr, " is invalid: %s", rule);
-	if (pos != (size_t)-1) {
-		fprintf(stderr, ", not ");
-		if ((unsigned char)arg[pos] < 0x20 ||
-		    (unsigned char)arg[pos] >= 0x7f)
-			fprintf(stderr, "byte 0x%02x",
-				(unsigned char)arg[pos]);
-		else
-			fprintf(stderr, "'%c'", arg[pos]);
-		fprintf(stderr, " at position %zu", pos + 1);
-	}
-	fputc('\n', stderr);
-	return EXIT_USAGE;
+	return invalid_rule("EID", arg, rule, pos);
 }
 
 /*

@@ -135,7 +135,7 @@ complete_words() {
 @test "bash completion: objects, commands, keywords and values" {
 	bash -n "$TOP/contrib/bash-completion/smc"
 	run -0 complete_words smc ""
-	[ "$output" = "$(printf '%s\n' device dump help info linkgroup socket stats ueid)" ]
+	[ "$output" = "$(printf '%s\n' device dump help info linkgroup pnet socket stats ueid)" ]
 	run -0 complete_words smc -j s
 	[ "$output" = "$(printf '%s\n' socket stats)" ]
 	run -0 complete_words smc -
@@ -169,6 +169,18 @@ complete_words() {
 	[ "$output" = -absolute ]
 	run -0 complete_words smc dump read cdc-endian ""
 	[ "$output" = "$(printf '%s\n' big little)" ]
+	run -0 complete_words smc pnet ""
+	[ "$output" = "$(printf '%s\n' add del flush help show)" ]
+	run -0 complete_words smc pnet add ""
+	[ -z "$output" ]
+	run -0 complete_words smc pnet add NET1 ""
+	[ "$output" = "$(printf '%s\n' eth ib port)" ]
+	run -0 complete_words smc pnet add NET1 eth l
+	[[ "$output" == *lo* ]]
+	run -0 complete_words smc pnet add NET1 ib mlx5_0 port ""
+	[ "$output" = "$(printf '%s\n' 1 2)" ]
+	run -0 complete_words smc help p
+	[ "$output" = pnet ]
 	# smcss: its own options
 	run -0 bash -c 'source "$1"; COMP_WORDS=(smcss --s); COMP_CWORD=1; _smcss; printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$TOP/contrib/bash-completion/smc"
 	[ "$output" = "$(printf '%s\n' --smcd --smcr)" ]

@@ -38,6 +38,33 @@ host_setup_file() {
 	[ $# -eq 0 ] || host_make "$@"
 }
 
+# host_setup_fake: host_setup_file smc, then the smc command linked with
+# helpers/fake_genl.c in $SMC_FAKE (exported); on failure the build log
+# goes to the terminal and it returns 1
+host_setup_fake() {
+	host_setup_file smc || return 1
+	export SMC_FAKE="$BATS_FILE_TMPDIR/smc-fake"
+	build_smc_fake "$SMC_FAKE" >"$BATS_FILE_TMPDIR/helpers.log" 2>&1 || {
+		cat "$BATS_FILE_TMPDIR/helpers.log" >&3
+		return 1
+	}
+}
+
+# not_available FAMILY ARGS...: smc (the real one) with each ARGS, a word
+# list, on a host kernel without SMC: exit 1, no output, and the one line
+# that names generic netlink family FAMILY (callers skip where SMC is)
+not_available() {
+	local family=$1 args
+	shift
+	for args in "$@"; do
+		# shellcheck disable=SC2086
+		run -1 --separate-stderr "$SMC" $args
+		[ -z "$output" ] || return 1
+		[ "$stderr" = "Error: SMC is not available in the running kernel (generic netlink family $family not found); load the smc module or use a kernel with CONFIG_SMC" ] ||
+			{ echo "smc $args: $stderr"; return 1; }
+	done
+}
+
 # smc_mkvar NAME: a variable of smc/Makefile (CC, CFLAGS, OBJS, ...)
 smc_mkvar() {
 	make -s --no-print-directory -C "$TOP/smc" \

@@ -9,8 +9,6 @@
 
 bats_require_minimum_version 1.5.0
 
-NOT_AVAIL='Error: SMC is not available in the running kernel (generic netlink family SMC_GEN_NETLINK not found); load the smc module or use a kernel with CONFIG_SMC'
-
 load lib
 
 setup_file() {
@@ -64,7 +62,7 @@ host_has_smc() {
 		# shellcheck disable=SC2086
 		run -0 --separate-stderr "$SMC" $args
 		[ "${lines[0]}" = "Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }" ]
-		[[ "$output" == *"OBJECT := { ueid | stats | socket | dump | info | device |"*"linkgroup }"* ]]
+		[[ "$output" == *"OBJECT := { ueid | stats | socket | dump | info | device |"*"linkgroup | pnet }"* ]]
 		[[ "$output" == *"-j[son]"* ]]
 		[[ "$output" == *"-p[retty]"* ]]
 		[[ "$output" == *"-d[etails]"* ]]
@@ -242,25 +240,14 @@ print(e.encode("ascii").hex())' "$1"
 
 @test "host without SMC: stats fails with 'SMC is not available', exit 1" {
 	host_has_smc && skip "this host has SMC"
-	local args
-	for args in stats "stats show" "-j stats" "-j -p stats" "st"; do
-		# shellcheck disable=SC2086
-		run -1 --separate-stderr "$SMC" $args
-		[ -z "$output" ]
-		[ "$stderr" = "$NOT_AVAIL" ]
-	done
+	not_available SMC_GEN_NETLINK stats "stats show" "-j stats" \
+		"-j -p stats" "st"
 }
 
 @test "host without SMC: ueid commands fail with 'SMC is not available', exit 1" {
 	host_has_smc && skip "this host has SMC"
-	local args
-	for args in ueid "ueid show" "-j ueid show" "ueid flush" \
-		"ueid add ABC" "ueid del abc"; do
-		# shellcheck disable=SC2086
-		run -1 --separate-stderr "$SMC" $args
-		[ -z "$output" ]
-		[ "$stderr" = "$NOT_AVAIL" ]
-	done
+	not_available SMC_GEN_NETLINK ueid "ueid show" "-j ueid show" \
+		"ueid flush" "ueid add ABC" "ueid del abc"
 }
 
 @test "a failed write of the output is an error" {

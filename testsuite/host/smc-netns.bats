@@ -59,7 +59,7 @@ fake() {
 
 @test "-n: a namespace that does not exist fails every object before it runs, exit 1" {
 	local obj
-	for obj in ueid stats socket dump help bogus; do
+	for obj in ueid stats socket dump pnet help bogus; do
 		run -1 --separate-stderr fake "$SMC" -n "$NONE" $obj
 		[ "$stderr" = "Error: cannot open network namespace \"$NONE\": No such file or directory" ] ||
 			{ echo "$obj: $stderr"; return 1; }
@@ -112,7 +112,8 @@ smc family=43 ext=0x00 flags=0x301" ]
 
 @test "-n: every object runs there as it runs here; not a namespace, no privilege: exit 1" {
 	local obj want
-	for obj in "ueid" "stats" "dump show" "-j dump show" "help socket"; do
+	for obj in "ueid" "stats" "dump show" "-j dump show" "help socket" \
+		"pnet"; do
 		# shellcheck disable=SC2086
 		want="$("$SMC" $obj 2>&1; echo "rc=$?")"
 		run -0 in_netns "\"\$SMC\" -n t1 $obj 2>&1; echo \"rc=\$?\""

@@ -11,17 +11,10 @@
 
 bats_require_minimum_version 1.5.0
 
-NOT_AVAIL='Error: SMC is not available in the running kernel (generic netlink family SMC_GEN_NETLINK not found); load the smc module or use a kernel with CONFIG_SMC'
-
 load lib
 
 setup_file() {
-	host_setup_file smc || return 1
-	export SMC_FAKE="$BATS_FILE_TMPDIR/smc-fake"
-	build_smc_fake "$SMC_FAKE" >"$BATS_FILE_TMPDIR/helpers.log" 2>&1 || {
-		cat "$BATS_FILE_TMPDIR/helpers.log" >&3
-		return 1
-	}
+	host_setup_fake
 }
 
 # A system of two ISM devices (one in use by 2 link groups, with a PNET ID
@@ -62,7 +55,7 @@ host_has_smc() {
 		[[ "$output" == "Usage: smc "*" $obj "* ]]
 	done
 	run -0 "$SMC_FAKE" help
-	[[ "$output" == *"info | device |"*"linkgroup }"* ]]
+	[[ "$output" == *"info | device |"*"linkgroup | pnet }"* ]]
 	[ ! -e "$SMC_FAKE_LOG" ]
 }
 
@@ -113,14 +106,9 @@ LIST
 
 @test "host without SMC: info, device, linkgroup fail with 'SMC is not available', exit 1" {
 	host_has_smc && skip "this host has SMC"
-	local args
-	for args in info "-j info" device "device show type smcr" linkgroup \
-		"linkgroup link-show" "-j -p linkgroup show all"; do
-		# shellcheck disable=SC2086
-		run -1 --separate-stderr "$SMC" $args
-		[ -z "$output" ]
-		[ "$stderr" = "$NOT_AVAIL" ]
-	done
+	not_available SMC_GEN_NETLINK info "-j info" device \
+		"device show type smcr" linkgroup "linkgroup link-show" \
+		"-j -p linkgroup show all"
 }
 
 @test "kernel errors: one line with the errno text and the extack, exit 1, no output" {

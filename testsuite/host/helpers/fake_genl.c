@@ -4,7 +4,7 @@
  *
  * The host kernel has no SMC, so the host tests link the smc command with
  * this file in place of lib/genl.c: the socket part of genl.h
- * (smc_genl_open(), _close(), _talk()). Requests are built and errors
+ * (smc_genl_open(), _open_family(), _close(), _talk()). Requests are built and errors
  * printed by the real lib/genl_msg.c. It answers like
  * net/smc/smc_clc.c and smc_stats.c of Linux 6.12 would, from state given
  * in environment variables:
@@ -51,6 +51,27 @@
  *   SMC_FAKE_LGR_SMCD  GET_LGR_SMCD: id gid ext_gid peer_gid peer_ext_gid
  *                      vlan conns chid sndbuf dmb pnetid, ver (2: the v2
  *                      nest with rel os host eid)
+ *
+ * The family SMC_PNETID (net/smc/smc_pnet.c), for smc pnet:
+ *   SMC_FAKE_PNET      file with the PNET table, one entry a line:
+ *                      "PNETID eth IFNAME" or "PNETID ib IBDEV PORT"
+ *                      ("PNETID bad": an answer with the name only, which
+ *                      no kernel sends);
+ *                      GET (dump, or one PNET ID), ADD, DEL and FLUSH work
+ *                      on it with the kernel's policy and checks (EINVAL,
+ *                      EEXIST for an interface or device with an entry,
+ *                      ENOENT, port 1..2)
+ *   SMC_FAKE_PNET_HW   blank separated names of interfaces and devices
+ *                      with a PNET ID of their hardware: ADD fails with
+ *                      EEXIST for them
+ *   SMC_FAKE_INIT_NET  the initial network namespace as readlink
+ *                      /proc/self/ns/net shows it: running in another one
+ *                      (smc -n) means the table file SMC_FAKE_PNET.netns,
+ *                      and the kernel's rules for other namespaces (no IB
+ *                      entries: not added, not listed)
+ * SMC_FAKE_ERR and SMC_FAKE_UNPRIV apply to it too, with the command
+ * names PNETID_GET, PNETID_ADD, PNETID_DEL, PNETID_FLUSH.
+ *
  * PNET IDs, host names and EIDs are sent blank padded to their fixed
  * kernel size (16, 32, 32), as the kernel copies them.
  *
@@ -63,6 +84,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/smc.h>
@@ -94,8 +116,18 @@ static void die(const char *fmt, ...)
 	exit(99);
 }
 
-static const char *cmd_name(unsigned int cmd)
+/* family ids the fake hands out */
+#define FAKE_FAMILY_SMC		0x77
+#define FAKE_FAMILY_PNET	0x78
+
+static const char *cmd_name(uint16_t family, unsigned int cmd)
 {
+	static const char *const pnet_names[] = {
+		[SMC_PNETID_GET] = "PNETID_GET",
+		[SMC_PNETID_ADD] = "PNETID_ADD",
+		[SMC_PNETID_DEL] = "PNETID_DEL",
+		[SMC_PNETID_FLUSH] = "PNETID_FLUSH",
+	};
 	static const char *const names[] = {
 		[SMC_NETLINK_GET_SYS_INFO] = "GET_SYS_INFO",
 		[SMC_NETLINK_GET_LGR_SMCR] = "GET_LGR_SMCR",
@@ -111,18 +143,34 @@ static const char *cmd_name(unsigned int cmd)
 		[SMC_NETLINK_FLUSH_UEID] = "FLUSH_UEID",
 	};
 
+	if (family == FAKE_FAMILY_PNET) {
+		if (cmd < sizeof(pnet_names) / sizeof(pnet_names[0]) &&
+		    pnet_names[cmd])
+			return pnet_names[cmd];
+		return "PNETID_OTHER";
+	}
 	if (cmd < sizeof(names) / sizeof(names[0]) && names[cmd])
 		return names[cmd];
 	return "OTHER";
 }
 
-int smc_genl_open(struct smc_genl *g)
+int smc_genl_open_family(struct smc_genl *g, const char *name)
 {
 	memset(g, 0, sizeof(*g));
-	g->family = 0x77;
+	if (!strcmp(name, SMC_GENL_FAMILY_NAME))
+		g->family = FAKE_FAMILY_SMC;
+	else if (!strcmp(name, SMCR_GENL_FAMILY_NAME))
+		g->family = FAKE_FAMILY_PNET;
+	else
+		die("unknown family %s", name);
 	g->portid = 4242;
 	g->seq = 1;
 	return 0;
+}
+
+int smc_genl_open(struct smc_genl *g)
+{
+	return smc_genl_open_family(g, SMC_GENL_FAMILY_NAME);
 }
 
 void smc_genl_close(struct smc_genl *g)
@@ -256,6 +304,345 @@ static int ueid_remove(const struct nlmsghdr *nlh, int all)
 	nr_table = j;
 	table_save();
 	return all ? 0 : rc;
+}
+
+/* ---- the PNET table, as net/smc/smc_pnet.c of Linux 6.12 keeps it ---- */
+
+#define PNETID_LEN	16	/* SMC_MAX_PNETID_LEN */
+#define IFNAMSIZ_	16
+#define IBNAME_MAX	64	/* IB_DEVICE_NAME_MAX */
+#define MAX_PNET	64
+
+struct pnet_entry {
+	char pnetid[PNETID_LEN + 1];
+	int ib;				/* SMC_PNET_IB, else SMC_PNET_ETH */
+	char name[IBNAME_MAX + 1];
+	unsigned int port;
+};
+
+static struct pnet_entry pnet[MAX_PNET];
+static int nr_pnet;
+static int pnet_init_net = 1;
+
+static const char *pnet_path(void)
+{
+	static char path[4096];
+	const char *p = getenv("SMC_FAKE_PNET");
+
+	if (!p)
+		die("SMC_FAKE_PNET is not set");
+	snprintf(path, sizeof(path), "%s%s", p, pnet_init_net ? "" : ".netns");
+	return path;
+}
+
+static void pnet_load(void)
+{
+	const char *init = getenv("SMC_FAKE_INIT_NET");
+	char line[256], kind[8], link[128];
+	ssize_t n;
+	FILE *f;
+
+	pnet_init_net = 1;
+	if (init) {
+		n = readlink("/proc/self/ns/net", link, sizeof(link) - 1);
+		if (n < 0)
+			die("cannot read /proc/self/ns/net");
+		link[n] = '\0';
+		pnet_init_net = !strcmp(link, init);
+	}
+	nr_pnet = 0;
+	f = fopen(pnet_path(), "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		struct pnet_entry *e = &pnet[nr_pnet];
+		int got;
+
+		if (nr_pnet == MAX_PNET)
+			die("PNET table too long");
+		memset(e, 0, sizeof(*e));
+		got = sscanf(line, "%16s %7s %64s %u", e->pnetid, kind, e->name,
+			     &e->port);
+		if (got == 2 && !strcmp(kind, "bad"))
+			e->ib = -1;
+		else if (got == 3 && !strcmp(kind, "eth"))
+			e->ib = 0;
+		else if (got == 4 && !strcmp(kind, "ib"))
+			e->ib = 1;
+		else
+			die("bad PNET table line: %s", line);
+		nr_pnet++;
+	}
+	fclose(f);
+}
+
+static void pnet_save(void)
+{
+	FILE *f = fopen(pnet_path(), "w");
+	int i;
+
+	if (!f)
+		die("cannot write %s", pnet_path());
+	for (i = 0; i < nr_pnet; i++) {
+		if (pnet[i].ib < 0)
+			fprintf(f, "%s bad\n", pnet[i].pnetid);
+		else if (pnet[i].ib)
+			fprintf(f, "%s ib %s %u\n", pnet[i].pnetid,
+				pnet[i].name, pnet[i].port);
+		else
+			fprintf(f, "%s eth %s\n", pnet[i].pnetid,
+				pnet[i].name);
+	}
+	fclose(f);
+}
+
+/* smc_pnet_policy: the attributes of a request, or -EINVAL */
+static int pnet_parse(const struct nlmsghdr *nlh,
+		      const struct nlattr *tb[SMC_PNETID_MAX + 1])
+{
+	static const unsigned int maxlen[SMC_PNETID_MAX + 1] = {
+		[SMC_PNETID_NAME] = PNETID_LEN,
+		[SMC_PNETID_ETHNAME] = IFNAMSIZ_ - 1,
+		[SMC_PNETID_IBNAME] = IBNAME_MAX - 1,
+	};
+	const struct nlattr *a;
+	uint16_t type, len;
+
+	memset(tb, 0, (SMC_PNETID_MAX + 1) * sizeof(tb[0]));
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		type = mnl_attr_get_type(a);
+		len = mnl_attr_get_payload_len(a);
+		if (type > SMC_PNETID_MAX)
+			continue;	/* liberal parsing */
+		if (type == SMC_PNETID_IBPORT && len < 1)
+			return -EINVAL;
+		/* NLA_NUL_STRING with .len: the NUL within len + 1 bytes */
+		if (maxlen[type] &&
+		    !memchr(mnl_attr_get_payload(a), '\0',
+			    len < maxlen[type] + 1 ? len : maxlen[type] + 1))
+			return -EINVAL;
+		tb[type] = a;
+	}
+	return 0;
+}
+
+/* smc_pnetid_valid() */
+static int kernel_pnetid_valid(const char *name, char *out)
+{
+	const char *end;
+	size_t len;
+
+	while (isspace((unsigned char)*name))
+		name++;
+	len = strlen(name);
+	if (!len)
+		return 0;
+	end = name + len;
+	while (--end >= name && isspace((unsigned char)*end))
+		;
+	if (end - name >= PNETID_LEN)
+		return 0;
+	while (name <= end) {
+		if (!isalnum((unsigned char)*name))
+			return 0;
+		*out++ = toupper((unsigned char)*name);
+		name++;
+	}
+	*out = '\0';
+	return 1;
+}
+
+/* smc_pnet_match(): equal up to the first NUL or blank of both */
+static int kernel_pnet_match(const char *a, const char *b)
+{
+	int i;
+
+	for (i = 0; i < PNETID_LEN; i++) {
+		if ((a[i] == 0 || a[i] == ' ') && (b[i] == 0 || b[i] == ' '))
+			break;
+		if (a[i] != b[i])
+			return 0;
+	}
+	return 1;
+}
+
+static int pnet_hw(const char *name)
+{
+	const char *hw = getenv("SMC_FAKE_PNET_HW");
+	char *copy, *tok, *save = NULL;
+	int found = 0;
+
+	if (!hw)
+		return 0;
+	copy = strdup(hw);
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save))
+		if (!strcmp(tok, name))
+			found = 1;
+	free(copy);
+	return found;
+}
+
+/* smc_pnet_add_eth() and smc_pnet_add_ib(): 0 or -EEXIST */
+static int pnet_add_one(const char *pnetid, int ib, const char *name,
+			unsigned int port)
+{
+	struct pnet_entry *e;
+	int i;
+
+	if (pnet_hw(name))
+		return -EEXIST;
+	for (i = 0; i < nr_pnet; i++)
+		if (pnet[i].ib == ib && !strcmp(pnet[i].name, name))
+			return -EEXIST;
+	if (nr_pnet == MAX_PNET)
+		die("PNET table full");
+	e = &pnet[nr_pnet++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->pnetid, sizeof(e->pnetid), "%s", pnetid);
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->ib = ib;
+	e->port = port;
+	return 0;
+}
+
+/* smc_pnet_enter() */
+static int pnet_add(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[SMC_PNETID_MAX + 1];
+	char pnetid[PNETID_LEN + 1], ibname[IBNAME_MAX + 1], *p;
+	int new_netdev = 0, new_ibdev = 0, rc;
+	unsigned int port = 1;
+
+	rc = pnet_parse(nlh, tb);
+	if (rc)
+		return rc;
+	if (!tb[SMC_PNETID_NAME] ||
+	    !kernel_pnetid_valid(mnl_attr_get_str(tb[SMC_PNETID_NAME]),
+				 pnetid))
+		return -EINVAL;
+	if (tb[SMC_PNETID_ETHNAME]) {
+		rc = pnet_add_one(pnetid, 0,
+				  mnl_attr_get_str(tb[SMC_PNETID_ETHNAME]), 0);
+		if (!rc)
+			new_netdev = 1;
+	}
+	if (!pnet_init_net) {
+		pnet_save();
+		return new_netdev ? 0 : -EEXIST;
+	}
+	if (tb[SMC_PNETID_IBNAME]) {
+		/* strim() */
+		p = ibname;
+		snprintf(ibname, sizeof(ibname), "%s",
+			 mnl_attr_get_str(tb[SMC_PNETID_IBNAME]));
+		while (isspace((unsigned char)*p))
+			p++;
+		while (*p && isspace((unsigned char)p[strlen(p) - 1]))
+			p[strlen(p) - 1] = '\0';
+		if (tb[SMC_PNETID_IBPORT]) {
+			port = mnl_attr_get_u8(tb[SMC_PNETID_IBPORT]);
+			if (port < 1 || port > 2) {
+				pnet_save();
+				return -EINVAL;
+			}
+		}
+		rc = pnet_add_one(pnetid, 1, p, port);
+		if (!rc)
+			new_ibdev = 1;
+	}
+	pnet_save();
+	return new_netdev || new_ibdev ? 0 : -EEXIST;
+}
+
+/* smc_pnet_del(), smc_pnet_flush(): smc_pnet_remove_by_pnetid() */
+static int pnet_remove(const struct nlmsghdr *nlh, int all)
+{
+	const struct nlattr *tb[SMC_PNETID_MAX + 1];
+	const char *name = NULL;
+	int i, j, rc = -ENOENT;
+
+	if (!all) {
+		rc = pnet_parse(nlh, tb);
+		if (rc)
+			return rc;
+		rc = -ENOENT;
+		if (!tb[SMC_PNETID_NAME])
+			return -EINVAL;
+		name = mnl_attr_get_str(tb[SMC_PNETID_NAME]);
+	}
+	for (i = j = 0; i < nr_pnet; i++) {
+		if (all || kernel_pnet_match(pnet[i].pnetid, name)) {
+			rc = 0;
+			continue;
+		}
+		pnet[j++] = pnet[i];
+	}
+	nr_pnet = j;
+	pnet_save();
+	return all ? 0 : rc;
+}
+
+/* smc_pnet_dump() and smc_pnet_get(): smc_pnet_set_nla() per entry */
+static struct nlmsghdr *reply_start(const struct smc_genl *g,
+				    const struct nlmsghdr *req, uint8_t cmd);
+static void reply_end(struct nlmsghdr *nlh);
+
+static int pnet_get(const struct smc_genl *g, const struct nlmsghdr *req)
+{
+	const struct nlattr *tb[SMC_PNETID_MAX + 1];
+	const char *name = NULL;
+	struct nlmsghdr *nlh;
+	int i, rc;
+
+	if (!(req->nlmsg_flags & NLM_F_DUMP)) {
+		rc = pnet_parse(req, tb);
+		if (rc)
+			return rc;
+		if (!tb[SMC_PNETID_NAME])
+			return -EINVAL;
+		name = mnl_attr_get_str(tb[SMC_PNETID_NAME]);
+	}
+	for (i = 0; i < nr_pnet; i++) {
+		const struct pnet_entry *e = &pnet[i];
+
+		if (name && !kernel_pnet_match(e->pnetid, name))
+			continue;
+		if (!pnet_init_net && e->ib)
+			continue;
+		nlh = reply_start(g, req, SMC_PNETID_GET);
+		mnl_attr_put_strz(nlh, SMC_PNETID_NAME, e->pnetid);
+		if (e->ib < 0) {
+			reply_end(nlh);
+			continue;
+		}
+		mnl_attr_put_strz(nlh, SMC_PNETID_ETHNAME,
+				  e->ib ? "n/a" : e->name);
+		mnl_attr_put_strz(nlh, SMC_PNETID_IBNAME,
+				  e->ib ? e->name : "n/a");
+		mnl_attr_put_u8(nlh, SMC_PNETID_IBPORT, e->ib ? e->port : 0xff);
+		reply_end(nlh);
+	}
+	return 0;
+}
+
+static int pnet_talk(const struct smc_genl *g, const struct nlmsghdr *nlh,
+		     uint8_t cmd)
+{
+	if (getenv("SMC_FAKE_UNPRIV") && cmd != SMC_PNETID_GET)
+		return -EPERM;	/* GENL_ADMIN_PERM */
+	pnet_load();
+	switch (cmd) {
+	case SMC_PNETID_GET:
+		return pnet_get(g, nlh);
+	case SMC_PNETID_ADD:
+		return pnet_add(nlh);
+	case SMC_PNETID_DEL:
+		return pnet_remove(nlh, 0);
+	case SMC_PNETID_FLUSH:
+		return pnet_remove(nlh, 1);
+	}
+	return -EOPNOTSUPP;
 }
 
 /* ---- building answers the way the kernel does ---- */
@@ -892,7 +1279,8 @@ static void answer_lgr_smcd(const struct smc_genl *g,
 	for_each_rec("SMC_FAKE_LGR_SMCD", lgr_smcd_rec, g, req, 0);
 }
 
-static void log_request(const struct nlmsghdr *nlh, uint8_t cmd)
+static void log_request(const struct smc_genl *g, const struct nlmsghdr *nlh,
+			uint8_t cmd)
 {
 	const char *path = getenv("SMC_FAKE_LOG");
 	const struct nlattr *attr;
@@ -905,7 +1293,8 @@ static void log_request(const struct nlmsghdr *nlh, uint8_t cmd)
 	f = fopen(path, "a");
 	if (!f)
 		die("cannot open %s", path);
-	fprintf(f, "%s flags=0x%x", cmd_name(cmd), nlh->nlmsg_flags);
+	fprintf(f, "%s flags=0x%x", cmd_name(g->family, cmd),
+		nlh->nlmsg_flags);
 	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
 		fprintf(f, " attr=%u len=%u hex=", mnl_attr_get_type(attr),
 			mnl_attr_get_payload_len(attr));
@@ -917,7 +1306,7 @@ static void log_request(const struct nlmsghdr *nlh, uint8_t cmd)
 	fclose(f);
 }
 
-static int injected_error(uint8_t cmd)
+static int injected_error(uint16_t family, uint8_t cmd)
 {
 	const char *spec = getenv("SMC_FAKE_ERR");
 	const char *colon;
@@ -927,8 +1316,8 @@ static int injected_error(uint8_t cmd)
 	colon = strchr(spec, ':');
 	if (!colon)
 		die("bad SMC_FAKE_ERR %s", spec);
-	if (strncmp(spec, cmd_name(cmd), colon - spec) ||
-	    strlen(cmd_name(cmd)) != (size_t)(colon - spec))
+	if (strncmp(spec, cmd_name(family, cmd), colon - spec) ||
+	    strlen(cmd_name(family, cmd)) != (size_t)(colon - spec))
 		return 0;
 	return -atoi(colon + 1);
 }
@@ -943,16 +1332,19 @@ int smc_genl_talk(struct smc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 	int err = 0, ret, left;
 
 	snprintf(g->extack, sizeof(g->extack), "%s", extack ? extack : "");
-	log_request(nlh, cmd);
+	log_request(g, nlh, cmd);
 	rx_len = 0;
 	table_load();
 
-	err = injected_error(cmd);
-	if (!err && getenv("SMC_FAKE_UNPRIV") &&
-	    (cmd == SMC_NETLINK_ADD_UEID || cmd == SMC_NETLINK_REMOVE_UEID ||
-	     cmd == SMC_NETLINK_FLUSH_UEID))
+	err = injected_error(g->family, cmd);
+	if (!err && g->family == FAKE_FAMILY_PNET)
+		err = pnet_talk(g, nlh, cmd);
+	else if (!err && getenv("SMC_FAKE_UNPRIV") &&
+		 (cmd == SMC_NETLINK_ADD_UEID ||
+		  cmd == SMC_NETLINK_REMOVE_UEID ||
+		  cmd == SMC_NETLINK_FLUSH_UEID))
 		err = -EPERM;
-	if (!err) {
+	else if (!err) {
 		switch (cmd) {
 		case SMC_NETLINK_ADD_UEID:
 			err = ueid_add(nlh);
