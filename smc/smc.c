@@ -28,7 +28,7 @@ static void usage(FILE *fp)
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
 		"where  OBJECT := { ueid | stats | socket | dump | info | device |\n"
-		"                   linkgroup }\n"
+		"                   linkgroup | run }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -a[bsolute] | -n[etns] NAME | -V[ersion] | -h[elp] }\n");
 }
@@ -46,6 +46,7 @@ static const struct cmd {
 	{ "info", do_info },
 	{ "device", do_device },
 	{ "linkgroup", do_linkgroup },
+	{ "run", do_run },
 	{ "help", do_help },
 	{ NULL, NULL },
 };
