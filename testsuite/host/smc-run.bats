@@ -30,7 +30,6 @@ setup_file() {
 }
 
 setup() {
-	command -v strace >/dev/null || skip "strace is not installed (make deps)"
 	cd "$BATS_TEST_TMPDIR" || return 1
 	SRV_PID=
 	unset LD_PRELOAD SMC_RCVBUF SMC_SNDBUF SMC_DEBUG SMC_FAKE SMC_FAKE_LOG
@@ -42,6 +41,11 @@ teardown() {
 		wait "$SRV_PID" 2>/dev/null
 	fi
 	return 0
+}
+
+# need_strace: the tests that watch the system calls
+need_strace() {
+	command -v strace >/dev/null || skip "strace is not installed (make deps)"
 }
 
 # host_has_smc: the kernel gives an IPPROTO_SMC or AF_SMC socket (then
@@ -102,6 +106,7 @@ calls() {
 }
 
 @test "smc run: a TCP client asks for IPPROTO_SMC, then AF_SMC, falls back to TCP and connects" {
+	need_strace
 	host_has_smc && skip "the host kernel has SMC: no fallback to see"
 	start_server
 	# shellcheck disable=SC2046
@@ -125,6 +130,7 @@ calls() {
 }
 
 @test "smc run: the server side falls back too, and the kernel's no is remembered for the next sockets" {
+	need_strace
 	host_has_smc && skip "the host kernel has SMC: no fallback to see"
 	CONNS=3
 	start_server strace -f -qq -e trace=socket -o strace.srv "$SMC" run
@@ -151,6 +157,7 @@ calls() {
 }
 
 @test "smc run: IPv6, protocol 0, SOCK_NONBLOCK kept; UDP, AF_UNIX, raw and other protocols untouched" {
+	need_strace
 	host_has_smc && skip "the host kernel has SMC: no fallback to see"
 	run -0 strace -f -qq -e trace=socket -o trace "$SMC" run python3 -c '
 import socket
@@ -193,6 +200,7 @@ EOF
 }
 
 @test "smc run -r, -t: SO_RCVBUF and SO_SNDBUF on the SMC socket (IPPROTO_SMC), none on a fallback" {
+	need_strace
 	start_server
 	# smc run execs env, env puts the fake kernel after the library
 	# shellcheck disable=SC2046
