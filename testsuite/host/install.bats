@@ -142,7 +142,7 @@ complete_words() {
 @test "bash completion: objects, commands, keywords and values" {
 	bash -n "$TOP/contrib/bash-completion/smc"
 	run -0 complete_words smc ""
-	[ "$output" = "$(printf '%s\n' device dump help info linkgroup socket stats ueid)" ]
+	[ "$output" = "$(printf '%s\n' device dump help info linkgroup run socket stats ueid)" ]
 	run -0 complete_words smc -j s
 	[ "$output" = "$(printf '%s\n' socket stats)" ]
 	run -0 complete_words smc -
@@ -176,6 +176,23 @@ complete_words() {
 	[ "$output" = -absolute ]
 	run -0 complete_words smc dump read cdc-endian ""
 	[ "$output" = "$(printf '%s\n' big little)" ]
+	# smc run: its options, then a command, then the command's words
+	run -0 complete_words smc r
+	[ "$output" = run ]
+	run -0 complete_words smc run -
+	[ "$output" = "$(printf '%s\n' -- -d -r -t)" ]
+	run -0 complete_words smc run -r ""
+	[ -z "$output" ]
+	run -0 complete_words smc run -d -r 1k -
+	[ "$output" = "$(printf '%s\n' -- -d -r -t)" ]
+	run -0 complete_words smc run -r 1k -t 2k bas
+	[[ "$output" == *bash* ]]
+	run -0 complete_words smc run bash "$TOP/contrib/bash-completion/s"
+	[ "$output" = "$TOP/contrib/bash-completion/smc" ]
+	run -0 complete_words smc run bash -
+	[ -z "$output" ]
+	run -0 complete_words smc help r
+	[ "$output" = run ]
 	# smcss: its own options
 	run -0 bash -c 'source "$1"; COMP_WORDS=(smcss --s); COMP_CWORD=1; _smcss; printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$TOP/contrib/bash-completion/smc"
 	[ "$output" = "$(printf '%s\n' --smcd --smcr)" ]

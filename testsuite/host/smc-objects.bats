@@ -62,7 +62,7 @@ host_has_smc() {
 		[[ "$output" == "Usage: smc "*" $obj "* ]]
 	done
 	run -0 "$SMC_FAKE" help
-	[[ "$output" == *"info | device |"*"linkgroup }"* ]]
+	[[ "$output" == *"info | device |"*"linkgroup | run }"* ]]
 	[ ! -e "$SMC_FAKE_LOG" ]
 }
 
