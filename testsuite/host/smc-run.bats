@@ -10,6 +10,7 @@
 # lines expected here are written from socket(2) and the library's
 # comment, not copied from a run.
 
+# shellcheck disable=SC2016,SC2154 # sh -c '...$VAR' on purpose; bats sets $stderr
 bats_require_minimum_version 1.5.0
 
 load lib
@@ -270,13 +271,13 @@ EOF
 	local prog='import socket; socket.socket().close(); print("done")'
 	run -0 --separate-stderr "$SMC" run -d python3 -c "$prog"
 	echo "$stderr"
-	[ "$output" = done ]
+	[ "$output" = "done" ]
 	[[ "$stderr" == *"smc run: LD_PRELOAD=$(realpath "$PRELOAD")"* ]]
 	grep -Eqx 'smc-preload: socket\(AF_INET, SOCK_STREAM, IPPROTO_SMC\): (Protocol not supported|Invalid argument)' <<<"$stderr"
 	grep -qx 'smc-preload: socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC): Address family not supported by protocol' <<<"$stderr"
 	grep -Eqx 'smc-preload: socket\(AF_INET, SOCK_STREAM, 0\): fd [0-9]+, TCP \(no SMC\)' <<<"$stderr"
 	run -0 --separate-stderr "$SMC" run python3 -c "$prog"
-	[ "$output" = done ]
+	[ "$output" = "done" ]
 	[ -z "$stderr" ]
 }
 
