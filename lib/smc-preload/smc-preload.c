@@ -191,53 +191,58 @@ static void set_buf(int fd, int opt, const char *name, int size)
 		    size, got);
 }
 
+/*
+ * The ways to an SMC socket, in the order they are tried. @gone is set
+ * once the kernel says it cannot do the step (EAFNOSUPPORT of AF_INET6
+ * may be IPv6 missing, not SMC; @v4_only: only an IPv4 refusal counts).
+ */
+static const struct step {
+	atomic_bool *gone;
+	int family;			/* 0: the program's */
+	int proto[2];			/* for AF_INET, AF_INET6 */
+	const char *name, *proto_name[2];
+	bool v4_only;
+} steps[] = {
+	{ &no_ipproto_smc, 0, { IPPROTO_SMC, IPPROTO_SMC }, "IPPROTO_SMC",
+	  { "IPPROTO_SMC", "IPPROTO_SMC" }, false },
+	/* SMCPROTO_SMC6 fails so too when the kernel lacks IPv6 */
+	{ &no_af_smc, AF_SMC, { SMCPROTO_SMC, SMCPROTO_SMC6 }, "AF_SMC",
+	  { "SMCPROTO_SMC", "SMCPROTO_SMC6" }, true },
+};
+
 static int smc_socket(int domain, int type, int protocol)
 {
-	int saved = errno, fd, err;
+	int saved = errno, v6 = domain == AF_INET6, fd, err;
+	unsigned int i;
 
-	if (!atomic_load_explicit(&no_ipproto_smc, memory_order_relaxed)) {
-		fd = next_socket(domain, type, IPPROTO_SMC);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		const struct step *s = &steps[i];
+
+		if (atomic_load_explicit(s->gone, memory_order_relaxed))
+			continue;
+		fd = next_socket(s->family ? s->family : domain, type,
+				 s->proto[v6]);
 		if (fd >= 0) {
-			dbg("socket(%s, SOCK_STREAM, %d): fd %d, IPPROTO_SMC",
-			    family_name(domain), protocol, fd);
-			goto smc;
+			dbg("socket(%s, SOCK_STREAM, %d): fd %d, %s",
+			    family_name(domain), protocol, fd, s->name);
+			set_buf(fd, SO_RCVBUF, "SO_RCVBUF", rcvbuf);
+			set_buf(fd, SO_SNDBUF, "SO_SNDBUF", sndbuf);
+			errno = saved;
+			return fd;
 		}
 		err = errno;
-		dbg("socket(%s, SOCK_STREAM, IPPROTO_SMC): %s",
-		    family_name(domain), strerror(err));
-		/* EAFNOSUPPORT of AF_INET6 is IPv6 missing, not SMC */
+		dbg("socket(%s, SOCK_STREAM, %s): %s",
+		    s->family ? "AF_SMC" : family_name(domain),
+		    s->proto_name[v6], strerror(err));
 		if (not_supported(err) &&
-		    (err != EAFNOSUPPORT || domain == AF_INET))
-			atomic_store_explicit(&no_ipproto_smc, true,
-					      memory_order_relaxed);
-	}
-	if (!atomic_load_explicit(&no_af_smc, memory_order_relaxed)) {
-		fd = next_socket(AF_SMC, type, domain == AF_INET ?
-				 SMCPROTO_SMC : SMCPROTO_SMC6);
-		if (fd >= 0) {
-			dbg("socket(%s, SOCK_STREAM, %d): fd %d, AF_SMC",
-			    family_name(domain), protocol, fd);
-			goto smc;
-		}
-		err = errno;
-		dbg("socket(AF_SMC, SOCK_STREAM, %s): %s",
-		    domain == AF_INET ? "SMCPROTO_SMC" : "SMCPROTO_SMC6",
-		    strerror(err));
-		/* SMCPROTO_SMC6 fails so too when the kernel lacks IPv6 */
-		if (not_supported(err) && domain == AF_INET)
-			atomic_store_explicit(&no_af_smc, true,
+		    (!v6 || (!s->v4_only && err != EAFNOSUPPORT)))
+			atomic_store_explicit(s->gone, true,
 					      memory_order_relaxed);
 	}
 	errno = saved;
 	fd = next_socket(domain, type, protocol);
 	dbg("socket(%s, SOCK_STREAM, %d): fd %d, TCP (no SMC)",
 	    family_name(domain), protocol, fd);
-	return fd;
-
-smc:
-	set_buf(fd, SO_RCVBUF, "SO_RCVBUF", rcvbuf);
-	set_buf(fd, SO_SNDBUF, "SO_SNDBUF", sndbuf);
-	errno = saved;
 	return fd;
 }
 

@@ -266,6 +266,33 @@ EOF
 	[[ "$output" =~ smc-preload:\ fd\ [0-9]+:\ SO_RCVBUF\ 32768\ asked\ for ]]
 }
 
+@test "smc run: an IPv6 refusal that may mean no IPv6 does not give up SMC for IPv4" {
+	local prog='import socket
+socket.socket(socket.AF_INET6).close()
+socket.socket(socket.AF_INET).close()'
+	# no IPv6 (EAFNOSUPPORT = 97) on a kernel with IPPROTO_SMC: IPv4
+	# still asks for IPPROTO_SMC (family 10 is AF_INET6, 2 AF_INET)
+	run -0 env SMC_FAKE=ipproto SMC_FAKE_V6_ERR=97 SMC_FAKE_LOG=fake.log \
+		"$SMC" run env LD_PRELOAD="$PRELOAD:$FAKE_SO" python3 -c "$prog"
+	run -0 cat fake.log
+	echo "$output"
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[0]}" = "smc 10 524289 256 errno 97" ]
+	[ "${lines[1]}" = "smc 43 524289 1 errno 97" ]
+	[[ "${lines[2]}" =~ ^smc\ 2\ 524289\ 256\ fd\ [0-9]+$ ]]
+	# no SMCPROTO_SMC6 (EPROTONOSUPPORT = 93) where only AF_SMC works:
+	# IPv4 still gets AF_SMC; IPPROTO_SMC, unknown to the kernel for
+	# IPv6 (EPROTONOSUPPORT), is not asked for again
+	run -0 env SMC_FAKE=afsmc SMC_FAKE_V6_ERR=93 SMC_FAKE_LOG=fake2.log \
+		"$SMC" run env LD_PRELOAD="$PRELOAD:$FAKE_SO" python3 -c "$prog"
+	run -0 cat fake2.log
+	echo "$output"
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[0]}" = "smc 10 524289 256 errno 93" ]
+	[ "${lines[1]}" = "smc 43 524289 1 errno 93" ]
+	[[ "${lines[2]}" =~ ^smc\ 43\ 524289\ 0\ fd\ [0-9]+$ ]]
+}
+
 @test "smc run -d: the library's lines on stderr; without -d none" {
 	host_has_smc && skip "the host kernel has SMC: no fallback to see"
 	local prog='import socket; socket.socket().close(); print("done")'

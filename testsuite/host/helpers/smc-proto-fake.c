@@ -13,6 +13,11 @@
  *            _SMC6) gives a TCP socket of AF_INET or AF_INET6
  *   (unset)  every call as it is
  *
+ * SMC_FAKE_V6_ERR=ERRNO makes every SMC call for IPv6 (IPPROTO_SMC of
+ * AF_INET6, SMCPROTO_SMC6 of AF_SMC) fail with ERRNO: a kernel without
+ * IPv6 (EAFNOSUPPORT) or without SMCPROTO_SMC6 (EPROTONOSUPPORT, before
+ * Linux 4.18).
+ *
  * Each call it turns into a TCP socket or fails is a line in
  * SMC_FAKE_LOG: "smc DOMAIN TYPE PROTOCOL fd N" or "... errno E".
  * TYPE keeps its SOCK_NONBLOCK and SOCK_CLOEXEC flags. Only for tests.
@@ -62,10 +67,17 @@ int socket(int domain, int type, int protocol)
 	int (*next)(int, int, int) =
 		(int (*)(int, int, int))dlsym(RTLD_NEXT, "socket");
 	const char *mode = getenv("SMC_FAKE");
+	const char *v6err = getenv("SMC_FAKE_V6_ERR");
 	int fd;
 
 	if (!mode)
 		return next(domain, type, protocol);
+	if (v6err && ((domain == AF_INET6 && protocol == PROTO_SMC) ||
+		      (domain == AF_SMC && protocol == 1))) {
+		log_call(domain, type, protocol, -1, atoi(v6err));
+		errno = atoi(v6err);
+		return -1;
+	}
 	if ((domain == AF_INET || domain == AF_INET6) &&
 	    protocol == PROTO_SMC) {
 		if (!strcmp(mode, "ipproto")) {
