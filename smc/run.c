@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "smc.h"
@@ -209,19 +210,47 @@ static int preload_prepare(const struct run_opts *o)
 static const struct run_path preload_path = { "preload", preload_prepare };
 
 /*
+ * in_path() - whether a file @name (not a directory) is in a directory of
+ * $PATH, executable or not, as execvp() searches it
+ */
+static bool in_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char file[PATH_MAX];
+	struct stat st;
+
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (p = path; ; p = e + 1) {
+		e = strchrnul(p, ':');
+		snprintf(file, sizeof(file), "%.*s%s%s", (int)(e - p), p,
+			 e == p ? "" : "/", name);
+		if (!stat(file, &st) && !S_ISDIR(st.st_mode))
+			return true;
+		if (!*e)
+			return false;
+	}
+}
+
+/*
  * exec_command() - execvp @argv; returns only on failure, with the exit
  * status a shell gives: 127 when the command is not found, 126 when it
- * cannot be run
+ * cannot be run. execvp() says EACCES also when a directory of $PATH
+ * cannot be searched and the command is nowhere: that is "not found".
  */
 static int exec_command(char **argv)
 {
+	bool found;
 	int err;
 
 	execvp(argv[0], argv);
 	err = errno;
+	found = !(err == ENOENT || err == ENOTDIR ||
+		  (err == EACCES && !strchr(argv[0], '/') &&
+		   !in_path(argv[0])));
 	fprintf(stderr, "Error: cannot run \"%s\": %s\n", argv[0],
-		err == ENOENT ? "command not found" : strerror(err));
-	return err == ENOENT || err == ENOTDIR ? 127 : 126;
+		found ? strerror(err) : "command not found");
+	return found ? 126 : 127;
 }
 
 /* take_arg() - the value of option @opt: the rest of argv[*i] or the next */

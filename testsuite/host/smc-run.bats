@@ -382,11 +382,22 @@ socket.socket(socket.AF_INET).close()'
 	[ "$stderr" = 'Error: cannot run "smc-run-no-such-command": command not found' ]
 	run -127 --separate-stderr "$SMC" run ./no/such/file
 	[ "$stderr" = 'Error: cannot run "./no/such/file": command not found' ]
-	printf '#!/bin/sh\n' >not-exec
-	chmod 644 not-exec
+	# no execute bit for anyone (root too is refused then)
+	mkdir pdir
+	printf '#!/bin/sh\n' >pdir/not-exec
+	chmod 644 pdir/not-exec
+	run -126 --separate-stderr "$SMC" run ./pdir/not-exec
+	[ "$stderr" = 'Error: cannot run "./pdir/not-exec": Permission denied' ]
+	run -126 --separate-stderr env PATH="$PWD/pdir:$PATH" "$SMC" run not-exec
+	[ "$stderr" = 'Error: cannot run "not-exec": Permission denied' ]
+	# a directory of PATH the user cannot search does not make a missing
+	# command one that cannot be run (execvp says EACCES then)
 	if [ "$(id -u)" != 0 ]; then
-		run -126 --separate-stderr "$SMC" run ./not-exec
-		[ "$stderr" = 'Error: cannot run "./not-exec": Permission denied' ]
+		mkdir locked
+		chmod 000 locked
+		run -127 --separate-stderr env PATH="$PWD/locked:/usr/bin:/bin" \
+			"$SMC" run smc-run-no-such-command
+		[ "$stderr" = 'Error: cannot run "smc-run-no-such-command": command not found' ]
 	fi
 	run -126 --separate-stderr "$SMC" run "$BATS_TEST_TMPDIR"
 	[ "$stderr" = "Error: cannot run \"$BATS_TEST_TMPDIR\": Permission denied" ]
