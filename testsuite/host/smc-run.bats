@@ -267,30 +267,31 @@ EOF
 }
 
 @test "smc run: an IPv6 refusal that may mean no IPv6 does not give up SMC for IPv4" {
-	local prog='import socket
+	local mode err family proto prog='import socket
 socket.socket(socket.AF_INET6).close()
 socket.socket(socket.AF_INET).close()'
-	# no IPv6 (EAFNOSUPPORT = 97) on a kernel with IPPROTO_SMC: IPv4
-	# still asks for IPPROTO_SMC (family 10 is AF_INET6, 2 AF_INET)
-	run -0 env SMC_FAKE=ipproto SMC_FAKE_V6_ERR=97 SMC_FAKE_LOG=fake.log \
-		"$SMC" run env LD_PRELOAD="$PRELOAD:$FAKE_SO" python3 -c "$prog"
-	run -0 cat fake.log
-	echo "$output"
-	[ "${#lines[@]}" -eq 3 ]
-	[ "${lines[0]}" = "smc 10 524289 256 errno 97" ]
-	[ "${lines[1]}" = "smc 43 524289 1 errno 97" ]
-	[[ "${lines[2]}" =~ ^smc\ 2\ 524289\ 256\ fd\ [0-9]+$ ]]
-	# no SMCPROTO_SMC6 (EPROTONOSUPPORT = 93) where only AF_SMC works:
-	# IPv4 still gets AF_SMC; IPPROTO_SMC, unknown to the kernel for
-	# IPv6 (EPROTONOSUPPORT), is not asked for again
-	run -0 env SMC_FAKE=afsmc SMC_FAKE_V6_ERR=93 SMC_FAKE_LOG=fake2.log \
-		"$SMC" run env LD_PRELOAD="$PRELOAD:$FAKE_SO" python3 -c "$prog"
-	run -0 cat fake2.log
-	echo "$output"
-	[ "${#lines[@]}" -eq 3 ]
-	[ "${lines[0]}" = "smc 10 524289 256 errno 93" ]
-	[ "${lines[1]}" = "smc 43 524289 1 errno 93" ]
-	[[ "${lines[2]}" =~ ^smc\ 43\ 524289\ 0\ fd\ [0-9]+$ ]]
+	# MODE V6_ERR FAMILY PROTO: an IPv6 socket, then an IPv4 one, against
+	# a fake kernel that refuses every SMC call for IPv6 with V6_ERR; the
+	# IPv4 socket must get FAMILY and PROTO (10 is AF_INET6, 2 AF_INET).
+	# No IPv6 (EAFNOSUPPORT = 97) on a kernel with IPPROTO_SMC: IPv4
+	# still asks for IPPROTO_SMC. No SMCPROTO_SMC6 (EPROTONOSUPPORT = 93)
+	# where only AF_SMC works: IPv4 still gets AF_SMC, and IPPROTO_SMC,
+	# unknown to the kernel for IPv6, is not asked for again.
+	while read -r mode err family proto; do
+		rm -f fake.log
+		run -0 env SMC_FAKE="$mode" SMC_FAKE_V6_ERR="$err" \
+			SMC_FAKE_LOG=fake.log "$SMC" run \
+			env LD_PRELOAD="$PRELOAD:$FAKE_SO" python3 -c "$prog"
+		run -0 cat fake.log
+		echo "$output"
+		[ "${#lines[@]}" -eq 3 ]
+		[ "${lines[0]}" = "smc 10 524289 256 errno $err" ]
+		[ "${lines[1]}" = "smc 43 524289 1 errno $err" ]
+		[[ "${lines[2]}" =~ ^smc\ $family\ 524289\ $proto\ fd\ [0-9]+$ ]]
+	done <<'EOF'
+ipproto 97 2 256
+afsmc 93 43 0
+EOF
 }
 
 @test "smc run -d: the library's lines on stderr; without -d none" {
