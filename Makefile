@@ -21,6 +21,7 @@ deps:
 tools:
 	$(MAKE) -C lib
 	$(MAKE) -C lib/smcdump
+	$(MAKE) -C lib/smc-preload
 	$(MAKE) -C smc
 	$(MAKE) -C testsuite/tools
 	$(MAKE) -C ip
@@ -91,8 +92,8 @@ check-stock-dkms: deps
 deb: deps
 	bash scripts/make-deb.sh
 
-# make install: smc (with smcss, smcdump-ex, every man page, the bash
-# completion), the ip plugin, the Wireshark dissector. It builds only what
+# make install: smc (with smcss, smcdump-ex, smc run's preload library,
+# every man page, the bash completion), the ip plugin, the Wireshark dissector. It builds only what
 # it installs and runs neither apt nor anything as root: writing
 # $(DESTDIR)$(PREFIX) is all it needs. The ip plugin is compiled against an
 # iproute2 tree (IPROUTE2_SRC=DIR, or build/iproute2 of make iproute2);
@@ -113,6 +114,7 @@ endif
 clean:
 	$(MAKE) -C lib clean
 	$(MAKE) -C lib/smcdump clean
+	$(MAKE) -C lib/smc-preload clean
 	$(MAKE) -C smc clean
 	$(MAKE) -C testsuite/tools clean
 	$(MAKE) -C ip clean

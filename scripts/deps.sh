@@ -16,7 +16,8 @@ PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
       ccache qemu-system-x86 bats tcpdump libpcap-dev libmnl-dev pkg-config
       iproute2 xz-utils dpkg-dev python3 tshark libcap-dev jq
       clang llvm util-linux iputils-ping libcairo2-dev
-      busybox-static pahole git debhelper dh-dkms lintian libbpf-dev bpftool"
+      busybox-static pahole git debhelper dh-dkms lintian libbpf-dev bpftool
+      strace"
 
 # the installed linux-source-6.12, empty when there is none
 ksrc_version() {

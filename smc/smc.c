@@ -28,7 +28,7 @@ static void usage(FILE *fp)
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
 		"where  OBJECT := { ueid | stats | socket | dump | info | device |\n"
-		"                   linkgroup | pnet }\n"
+		"                   linkgroup | pnet | run }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -a[bsolute] | -n[etns] NAME | -V[ersion] | -h[elp] }\n");
 }
@@ -47,6 +47,7 @@ static const struct cmd {
 	{ "device", do_device },
 	{ "linkgroup", do_linkgroup },
 	{ "pnet", do_pnet },
+	{ "run", do_run },
 	{ "help", do_help },
 	{ NULL, NULL },
 };

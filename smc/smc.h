@@ -30,6 +30,8 @@ int do_info(int argc, char **argv);
 int do_device(int argc, char **argv);
 int do_linkgroup(int argc, char **argv);
 int do_pnet(int argc, char **argv);
+/* smc run (run.c): execs the command; returns only on an error */
+int do_run(int argc, char **argv);
 
 /* socket.c: the smcss entry point, for a binary run as "smcss"; takes the
  * whole command line, returns the exit status as the handlers do

@@ -32,10 +32,11 @@ c_files() {
 
 @test "build: every C file compiles with -Wall -Wextra -Werror" {
 	local f dir flags cc out n=0 failed=0
-	local smc_flags lib_flags dec_flags tools_flags ip_flags
+	local smc_flags lib_flags dec_flags pre_flags tools_flags ip_flags
 	smc_flags="$(mkvar smc CPPFLAGS) $(mkvar smc CFLAGS)"
 	lib_flags="$(mkvar lib CPPFLAGS) $(mkvar lib CFLAGS)"
 	dec_flags="$(mkvar lib/smcdump CPPFLAGS) $(mkvar lib/smcdump CFLAGS)"
+	pre_flags="$(mkvar lib/smc-preload CPPFLAGS) $(mkvar lib/smc-preload CFLAGS)"
 	tools_flags="$(mkvar testsuite/tools CPPFLAGS) $(mkvar testsuite/tools CFLAGS)"
 	ip_flags="$(mkvar ip CPPFLAGS) $(mkvar ip CFLAGS)"
 	while read -r f; do
@@ -52,6 +53,9 @@ c_files() {
 			dir=smc flags=$smc_flags ;;
 		lib/smcdump/*)
 			dir=lib/smcdump flags=$dec_flags ;;
+		lib/smc-preload/*)
+			# smc run's LD_PRELOAD library
+			dir=lib/smc-preload flags=$pre_flags ;;
 		lib/*)
 			dir=lib flags=$lib_flags ;;
 		testsuite/tools/*)

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make install (issue 20): no apt, no root beyond writing DESTDIR; every
-# man page of man/man8 and the bash completion of smc installed; the
-# completion itself.
+# man page of man/man8, the bash completion of smc and smc run's preload
+# library installed, and found by the installed smc; the completion itself.
 
 bats_require_minimum_version 1.5.0
 
@@ -68,7 +68,8 @@ installed() {
 	[ ! -s "$fb/calls" ]
 	[[ "$output" == *"no iproute2 tree"*"link_smc-dummy.so is not installed, its man page is"* ]]
 	run -0 installed "$ROOT/root"
-	want="usr/lib/$MA/wireshark/plugins/smcdump.lua
+	want="usr/lib/$MA/smc-dump/libsmc-preload.so
+usr/lib/$MA/wireshark/plugins/smcdump.lua
 usr/sbin/smc
 usr/sbin/smcdump-ex
 usr/sbin/smcss -> smc
@@ -90,6 +91,11 @@ usr/share/man/man8/smcss.8"
 	# the installed smcss is smc-tools' smcss
 	run -0 "$ROOT/root/usr/sbin/smcss" -v
 	[ "$output" = "smcss utility, smc-dump-0.1" ]
+	# smc run of the installed smc preloads the installed library
+	cmp "$TOP/lib/smc-preload/libsmc-preload.so" \
+		"$ROOT/root/usr/lib/$MA/smc-dump/libsmc-preload.so"
+	run -0 "$ROOT/root/usr/sbin/smc" run printenv LD_PRELOAD
+	[ "$output" = "$ROOT/root/usr/lib/$MA/smc-dump/libsmc-preload.so" ]
 }
 
 @test "make install: PREFIX, and the ip plugin when an iproute2 tree is there" {
@@ -109,6 +115,7 @@ usr/share/man/man8/smcss.8"
 	[[ "$output" == *"usr/local/share/man/man8/ip-link-smc-dummy.8"* ]]
 	[[ "$output" == *"usr/local/share/bash-completion/completions/smc"* ]]
 	[[ "$output" == *"usr/local/sbin/smcss -> smc"* ]]
+	[[ "$output" == *"usr/local/lib/$MA/smc-dump/libsmc-preload.so"* ]]
 	[ "$(grep -c '^usr/local/' <<<"$output")" -eq "${#lines[@]}" ]
 }
 
@@ -135,7 +142,7 @@ complete_words() {
 @test "bash completion: objects, commands, keywords and values" {
 	bash -n "$TOP/contrib/bash-completion/smc"
 	run -0 complete_words smc ""
-	[ "$output" = "$(printf '%s\n' device dump help info linkgroup pnet socket stats ueid)" ]
+	[ "$output" = "$(printf '%s\n' device dump help info linkgroup pnet run socket stats ueid)" ]
 	run -0 complete_words smc -j s
 	[ "$output" = "$(printf '%s\n' socket stats)" ]
 	run -0 complete_words smc -
@@ -181,6 +188,23 @@ complete_words() {
 	[ "$output" = "$(printf '%s\n' 1 2)" ]
 	run -0 complete_words smc help p
 	[ "$output" = pnet ]
+	# smc run: its options, then a command, then the command's words
+	run -0 complete_words smc r
+	[ "$output" = run ]
+	run -0 complete_words smc run -
+	[ "$output" = "$(printf '%s\n' -- -d -r -t)" ]
+	run -0 complete_words smc run -r ""
+	[ -z "$output" ]
+	run -0 complete_words smc run -d -r 1k -
+	[ "$output" = "$(printf '%s\n' -- -d -r -t)" ]
+	run -0 complete_words smc run -r 1k -t 2k bas
+	[[ "$output" == *bash* ]]
+	run -0 complete_words smc run bash "$TOP/contrib/bash-completion/s"
+	[ "$output" = "$TOP/contrib/bash-completion/smc" ]
+	run -0 complete_words smc run bash -
+	[ -z "$output" ]
+	run -0 complete_words smc help r
+	[ "$output" = run ]
 	# smcss: its own options
 	run -0 bash -c 'source "$1"; COMP_WORDS=(smcss --s); COMP_CWORD=1; _smcss; printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$TOP/contrib/bash-completion/smc"
 	[ "$output" = "$(printf '%s\n' --smcd --smcr)" ]
