@@ -55,8 +55,6 @@ echo "=== # make deb      (done on the host: build/deb, from the same tree)"
 step "yes | apt install ./build/deb/smc-dump_*_amd64.deb ./build/deb/smc-dump-dkms_*_all.deb \\
             linux-headers-\$(uname -r)"
 step "dkms status"
-step "smc socket all"
-step "lsmod | grep -E '^smc'"
 step "rmmod smc_diag smc"
 step "modprobe smc_diag"
 step "modinfo -n smc smc_diag; lsmod | grep -E '^smc'"
@@ -65,8 +63,13 @@ step "smc dump start mode smcd write smc.pcap background"
 
 # What a user does next (the README does not say): SMC traffic, then stop.
 step "smc dump show"
-step "testsuite/tools/smc-traffic server -a 127.0.0.1 -p 5201 -n 1M >/tmp/server.out & sleep 1
-testsuite/tools/smc-traffic client -a 127.0.0.1 -p 5201 -n 1M; wait; cat /tmp/server.out"
+step "ls -l testsuite/tools/smc-traffic
+testsuite/tools/smc-traffic server -a 127.0.0.1 -p 5201 -n 1M -T 60 >/tmp/server.out & sleep 1
+testsuite/tools/smc-traffic client -a 127.0.0.1 -p 5201 -n 1M -T 60 || ls -l testsuite/tools/smc-traffic
+wait; cat /tmp/server.out"
+step "smc run python3 -m http.server -b 127.0.0.1 8000 >/dev/null 2>&1 & sleep 5
+smc run python3 -c 'import urllib.request as u; print(len(u.urlopen(\"http://127.0.0.1:8000/README.md\").read()))'
+kill %1"
 step "smc dump stop"
 step "smc dump read smc.pcap | head -8"
 step "smc stats | head -20"
