@@ -176,7 +176,11 @@ for fam, typ, proto in (
     except OSError:
         pass
 '
+	# from the loop's first socket on: what Python's start-up asked for
+	# before it (glibc's nscd probes, AF_UNIX, when HOME is unset and
+	# site.py looks up the user) is not the program's
 	run -0 calls trace
+	output=$(sed -n '/^socket(AF_INET6, SOCK_STREAM|.*IPPROTO_SMC)/,$p' <<<"$output")
 	echo "$output"
 	# Python adds SOCK_CLOEXEC itself; protocol 0 stays 0 on the way back
 	local want
