@@ -204,11 +204,29 @@ int dump_stop(int argc, char **argv)
 
 /* ---- smc dump show ---- */
 
+/* A mode keyword of dump start (all, smc, smcr, smcd): as typed in the
+ * text, in JSON spelled as every object spells a mode (SMC-R, SMC-D;
+ * SMC for both, all for SMC and TCP)
+ */
+static void print_mode_kw(const char *kw)
+{
+	const char *j = kw;
+
+	if (!strcmp(kw, "smcr"))
+		j = "SMC-R";
+	else if (!strcmp(kw, "smcd"))
+		j = "SMC-D";
+	else if (!strcmp(kw, "smc"))
+		j = "SMC";
+	print_string(PRINT_JSON, "mode", NULL, j);
+	print_string(PRINT_FP, NULL, " mode %s", kw);
+}
+
 static void show_link(const struct rtnl_link *l, const struct capture_state *ow)
 {
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "ifname", "%s:", l->name);
-	print_int(PRINT_JSON, "ifindex", NULL, l->ifindex);
+	print_int(PRINT_JSON, "interface", NULL, l->ifindex);
 	print_bool(PRINT_JSON, "up", NULL, l->up);
 	print_string(PRINT_FP, NULL, " %s", l->up ? "up" : "down");
 	if (l->bpf_dummy) {
@@ -222,8 +240,7 @@ static void show_link(const struct rtnl_link *l, const struct capture_state *ow)
 
 		print_string(PRINT_ANY, "backend", " backend %s", "bpf");
 		if (ow->mode >= 0)
-			print_string(PRINT_ANY, "mode", " mode %s",
-				     link_mode_of[ow->mode]);
+			print_mode_kw(link_mode_of[ow->mode]);
 		if (ow->type >= 0)
 			print_string(PRINT_ANY, "type", " type %s",
 				     cap_type_names[ow->type]);
@@ -237,8 +254,7 @@ static void show_link(const struct rtnl_link *l, const struct capture_state *ow)
 	} else {
 		print_string(PRINT_JSON, "backend", NULL, "kernel");
 		if (l->mode >= 0 && l->mode < (int)link_mode_count)
-			print_string(PRINT_ANY, "mode", " mode %s",
-				     link_mode_names[l->mode]);
+			print_mode_kw(link_mode_names[l->mode]);
 		if (l->capture >= 0 && l->capture < (int)cap_type_count)
 			print_string(PRINT_ANY, "type", " type %s",
 				     cap_type_names[l->capture]);
@@ -265,8 +281,7 @@ static void show_link(const struct rtnl_link *l, const struct capture_state *ow)
 	print_string(PRINT_FP, NULL, " %s",
 		     capture_alive(ow) ? "running" : "gone");
 	if (ow->mode >= 0)
-		print_string(PRINT_ANY, "mode", " mode %s",
-			     cap_mode_names[ow->mode]);
+		print_mode_kw(cap_mode_names[ow->mode]);
 	if (ow->type >= 0)
 		print_string(PRINT_ANY, "type", " type %s",
 			     cap_type_names[ow->type]);

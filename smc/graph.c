@@ -721,7 +721,9 @@ static int draw_cb(void *arg, const struct dump_an_trace *tr)
 	g->written++;
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "file", "%s:", name);
-	print_string(PRINT_ANY, "mode", " %s",
+	print_string(PRINT_JSON, "mode", NULL,
+		     tr->mode == SMC_DUMP_MODE_SMCD ? "SMC-D" : "SMC-R");
+	print_string(PRINT_FP, NULL, " %s",
 		     tr->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr");
 	{
 		char tok[16];

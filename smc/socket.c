@@ -846,7 +846,7 @@ static void print_dmb(const struct sock_info *s)
 
 	open_json_object("smcd");
 	print_string(PRINT_FP, NULL, "%s", "\n\tsmcd");
-	print_u32_hex("linkid", " linkid %s", d->linkid);
+	print_u32_hex("linkgroup_id", " linkid %s", d->linkid);
 	print_u64_hex("gid", " gid %s", d->my_gid);
 	if (d->my_gid_ext)
 		print_u64_hex("gid_ext", " gid_ext %s", d->my_gid_ext);

@@ -934,11 +934,15 @@ static void print_dir(const struct dump_analyze *a, const struct aconn *c,
 
 static void print_conn(const struct dump_analyze *a, const struct aconn *c)
 {
-	static const char *const keys[4] = { "local", "lport", "peer", "pport" };
+	static const char *const keys[4] = {
+		"local_address", "local_port", "peer_address", "peer_port"
+	};
 	char buf[16];
 
 	open_json_object(NULL);
-	print_string(PRINT_ANY, "mode", "%s",
+	print_string(PRINT_JSON, "mode", NULL,
+		     c->mode == SMC_DUMP_MODE_SMCD ? "SMC-D" : "SMC-R");
+	print_string(PRINT_FP, NULL, "%s",
 		     c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr");
 	snprintf(buf, sizeof(buf), "0x%08x", c->token);
 	print_string(PRINT_ANY, "token", " token %s", buf);

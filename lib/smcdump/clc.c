@@ -854,7 +854,8 @@ static void decode_accept_confirm(struct clc_state *s,
 }
 
 /* A peer diagnosis: code, name and text (JSON "peer_diagnosis",
- * "diag_name" (null when unknown), "diag_text" (the class when unknown)).
+ * "peer_diagnosis_name" (null when unknown), "peer_diagnosis_text" (the
+ * class when unknown)), the names of smc socket's fallback object.
  */
 static void out_diag(struct clc_state *s, bool def, uint32_t code,
 		     const char *label)
@@ -868,11 +869,13 @@ static void out_diag(struct clc_state *s, bool def, uint32_t code,
 	snprintf(fmt, sizeof(fmt), " %s %%s", label);
 	print_string(otype(s, def), "peer_diagnosis", fmt, buf);
 	if (sc) {
-		print_string(otype(s, def), "diag_name", " %s", sc->name);
-		print_string(otype(s, def), "diag_text", " (%s)", sc->text);
+		print_string(otype(s, def), "peer_diagnosis_name", " %s",
+			     sc->name);
+		print_string(otype(s, def), "peer_diagnosis_text", " (%s)",
+			     sc->text);
 	} else {
-		print_null(PRINT_JSON, "diag_name", NULL, NULL);
-		print_string(PRINT_JSON, "diag_text", NULL,
+		print_null(PRINT_JSON, "peer_diagnosis_name", NULL, NULL);
+		print_string(PRINT_JSON, "peer_diagnosis_text", NULL,
 			     smc_decline_class(code));
 		if (def || s->o->details)
 			print_string(PRINT_FP, NULL, " (unknown code, class %s)",

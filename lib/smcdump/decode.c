@@ -133,7 +133,9 @@ static void print_head(struct dump_ctx *c, long long sec, uint32_t nsec)
 
 static void print_addrs(const struct dump_pkt *pkt)
 {
-	static const char *const keys[4] = { "src", "sport", "dst", "dport" };
+	static const char *const keys[4] = {
+		"src_address", "src_port", "dst_address", "dst_port"
+	};
 
 	dump_print_ends(pkt->family, pkt->src, pkt->sport, pkt->dst,
 			pkt->dport, keys, "%s > ", "%s ");
@@ -292,9 +294,9 @@ static void print_cdc(struct dump_ctx *c, const struct dump_cdc *cdc)
 static const char *mode_name(uint8_t mode)
 {
 	if (mode == SMC_DUMP_MODE_SMCR)
-		return "smcr";
+		return "SMC-R";
 	if (mode == SMC_DUMP_MODE_SMCD)
-		return "smcd";
+		return "SMC-D";
 	return NULL;
 }
 

@@ -1294,7 +1294,9 @@ static void rep_addr(struct rep *o, int family, const uint8_t *a,
 /* The head of a connection's entry: mode, token and its two ends */
 static void rep_conn(struct rep *o, const struct conn *k)
 {
-	static const char *const keys[4] = { "local", "lport", "peer", "pport" };
+	static const char *const keys[4] = {
+		"local_address", "local_port", "peer_address", "peer_port"
+	};
 	static const char hex[] = "0123456789abcdef";
 	const char *mode = k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr";
 	char buf[16];
@@ -1306,7 +1308,8 @@ static void rep_conn(struct rep *o, const struct conn *k)
 		buf[2 + i] = hex[(k->token >> (28 - 4 * i)) & 0xf];
 	buf[10] = '\0';
 	if (o->json) {
-		print_string(PRINT_JSON, "mode", NULL, mode);
+		print_string(PRINT_JSON, "mode", NULL,
+			     k->mode == SMC_DUMP_MODE_SMCD ? "SMC-D" : "SMC-R");
 		print_string(PRINT_JSON, "token", NULL, buf);
 		dump_print_ends(k->family, k->laddr, k->lport, k->raddr,
 				k->rport, keys, NULL, NULL);

@@ -99,9 +99,10 @@ EOF
 	echo "$output" | jq -e '.[0] | .window_ns == 100000000 and
 		(.connections | length) == 1 and .total.connections == 1 and
 		.total.clc_buffers == 2 and
-		(.connections[0] | .mode == "smcr" and .token == "0x00000001" and
-		 .local == "10.0.0.1" and .lport == 40000 and
-		 .peer == "10.0.0.2" and .pport == 5201 and .records == 13 and
+		(.connections[0] | .mode == "SMC-R" and .token == "0x00000001" and
+		 .local_address == "10.0.0.1" and .local_port == 40000 and
+		 .peer_address == "10.0.0.2" and .peer_port == 5201 and
+		 .records == 13 and
 		 .first_ns == 10000000 and .duration_ns == 990000000)'
 	# tx: data frames 3 5 8 11 13, CDC frames 4 6 9 12 14: 5 / 5 = 1;
 	# bytes 3 * 8192 + 2 * 4096 = 32768; first data 0.010, last 0.900:
@@ -231,7 +232,7 @@ EOF
 	run -0 "$SMC" -j dump analyze token 0x2 "$T/two.pcap"
 	# token 2: 500 bytes from 0.1 to 0.3 s: 2500 B/s; stall 200 ms
 	echo "$output" | jq -e '.[0].connections | length == 1 and
-		(.[0] | .token == "0x00000002" and .lport == 40001 and
+		(.[0] | .token == "0x00000002" and .local_port == 40001 and
 		 .tx.bytes == 500 and .tx.duration_ns == 200000000 and
 		 .tx.mean_bytes_per_sec == 2500 and
 		 .tx.stalls == [{"duration_ns":200000000,"start_ns":100000000,
@@ -257,7 +258,7 @@ EOF
 		echo "cdc ts=1.1 mode=d token=3 pcount=10"
 	} | "$GEN" "$T/d.pcap"
 	run -0 "$SMC" -j dump analyze "$T/d.pcap"
-	echo "$output" | jq -e '.[0].connections[0] | .mode == "smcd" and
+	echo "$output" | jq -e '.[0].connections[0] | .mode == "SMC-D" and
 		.tx.buffer == 32736 and .tx.buffer_from == "clc"'
 }
 

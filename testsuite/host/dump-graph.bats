@@ -72,11 +72,11 @@ EOF
 	# rx: the peer's 3 CDC messages are its producer cursors, ours its
 	# 5 consumer cursors; no buffer, so no limit
 	echo "$output" | jq -e --arg d "$T/png" '. == [
-		{"file": ($d + "/g-smcr-00000001-tx.png"), "mode": "smcr",
+		{"file": ($d + "/g-smcr-00000001-tx.png"), "mode": "SMC-R",
 		 "token": "0x00000001", "dir": "tx", "width": 1200, "height": 800,
 		 "series": {"data": 5, "producer": 5, "consumer": 3, "limit": 3,
 			    "write_blocked": 1, "cons_curs_upd_req": 1}},
-		{"file": ($d + "/g-smcr-00000001-rx.png"), "mode": "smcr",
+		{"file": ($d + "/g-smcr-00000001-rx.png"), "mode": "SMC-R",
 		 "token": "0x00000001", "dir": "rx", "width": 1200, "height": 800,
 		 "series": {"producer": 3, "consumer": 5}}]'
 }

@@ -483,12 +483,12 @@ codes = [l.split() for l in open(sys.argv[2])]
 for (name, code), o in zip(codes, d):
     c = o["clc"]
     assert c["peer_diagnosis"] == "0x%08x" % int(code, 16), c
-    assert c["diag_name"] == name, (c, name)
+    assert c["peer_diagnosis_name"] == name, (c, name)
 x = d[len(codes) + 1]["clc"]
 assert x["out_of_sync"] is True
-assert x["peer_diagnosis_v2"][0]["diag_name"] == "SMC_CLC_DECL_MAXLINKERR"
+assert x["peer_diagnosis_v2"][0]["peer_diagnosis_name"] == "SMC_CLC_DECL_MAXLINKERR"
 u = d[len(codes) + 2]["clc"]
-assert u["diag_name"] is None and u["diag_text"] == "unknown"
+assert u["peer_diagnosis_name"] is None and u["peer_diagnosis_text"] == "unknown"
 ' "$output" "$T/codes"
 }
 
@@ -598,7 +598,7 @@ follow_spec() {
 import json, sys
 d = json.loads(sys.argv[1])[0]
 c = d["connections"]
-assert [x["mode"] for x in c] == ["smcr", "smcd"]
+assert [x["mode"] for x in c] == ["SMC-R", "SMC-D"]
 tx = c[0]["tx"]
 assert tx["file"] == "smcr-00000abc-tx.bin" and tx["start"] == 0
 assert tx["end"] == 100000
@@ -606,7 +606,7 @@ assert tx["hole_ranges"] == [{"start": 30000, "end": 33000, "len": 3000}]
 assert tx["truncated_ranges"] == [{"start": 61000, "end": 63000, "len": 2000}]
 assert tx["overlap_ranges"] == [{"start": 1500, "end": 4500, "len": 3000, "same": True}]
 assert c[0]["rx"]["cdc_seq_gaps"] == 1 and c[0]["rx"]["cdc_lost"] == 2
-assert c[1]["local"] == "2001:db8::1" and c[1]["tx"]["bytes"] == 777
+assert c[1]["local_address"] == "2001:db8::1" and c[1]["tx"]["bytes"] == 777
 assert d["total"]["files"] == 3
 ' "$output"
 }
@@ -635,8 +635,9 @@ assert d["total"]["files"] == 3
 	assert t["holes"] == 2 and t["hole_bytes"] == 3000 + 1500
 	assert t["overlaps"] == 1 and t["overlap_bytes"] == 3000
 	c = d["connections"][0]
-	assert c["token"] == "0x00000abc" and c["local"] == "10.0.0.1"
-	assert c["lport"] == 40000 and c["peer"] == "10.0.0.2" and c["pport"] == 5201
+	assert c["token"] == "0x00000abc" and c["local_address"] == "10.0.0.1"
+	assert c["local_port"] == 40000 and c["peer_address"] == "10.0.0.2"
+	assert c["peer_port"] == 5201
 	tx = [r for r in recs if r.get("dir") == "tx" and r.get("mode") != "d"]
 	assert c["tx"]["records"] == len(tx)
 	assert c["tx"]["bytes"] == sum(int(r["len"]) for r in tx)

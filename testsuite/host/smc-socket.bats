@@ -261,7 +261,7 @@ EOF
 	python3 -c 'import json, sys
 s = json.loads(sys.argv[1])
 assert len(s) == 1
-assert s[0]["smcd"] == {"linkid": "0x00000100", "gid": "0x5555666677778888",
+assert s[0]["smcd"] == {"linkgroup_id": "0x00000100", "gid": "0x5555666677778888",
     "gid_ext": "0xddddeeeeffff0000", "token": "0x0123456789abcdef",
     "peer_gid": "0x1111222233334444", "peer_gid_ext": "0x9999aaaabbbbcccc",
     "peer_token": "0xfedcba9876543210"}, s[0]["smcd"]

@@ -91,7 +91,7 @@ def record(p, smcd_big=False):
     if magic != 0xCFD3E7A5 or hv < 3:
         return None
     pay = p[hl:ln]
-    r.update(mode={1: "smcr", 2: "smcd"}[mode], dir="rx" if fl & 1 else "tx",
+    r.update(mode={1: "SMC-R", 2: "SMC-D"}[mode], dir="rx" if fl & 1 else "tx",
              token="0x%08x" % tok, type={1: "data", 2: "cdc"}[typ],
              seq=seq, hdr_ver=hv, smc_ver=sv, hdr_len=hl, offset=off,
              len=ln - hl, orig_len=orig, truncated=bool(fl & 2),
@@ -123,8 +123,8 @@ def expected(path, smcd_big=False):
         r = record(u[4], smcd_big)
         if r is None:
             continue
-        r.update(frame=n, ts_sec=sec, ts_nsec=nsec, src=u[0], sport=u[1],
-                 dst=u[2], dport=u[3])
+        r.update(frame=n, ts_sec=sec, ts_nsec=nsec, src_address=u[0],
+                 src_port=u[1], dst_address=u[2], dst_port=u[3])
         out.append(r)
     return out
 

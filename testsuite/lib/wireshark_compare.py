@@ -103,18 +103,18 @@ for n, r in sorted(recs.items()):
     done.update(["ts_sec", "ts_nsec"])
     if int(sec) != r["ts_sec"] or int(nsec.ljust(9, "0")) != r["ts_nsec"]:
         bad(n, "ts", (r["ts_sec"], r["ts_nsec"]), v["frame.time_epoch"])
-    if "src" in r:
-        v6 = ":" in r["src"]
-        eq("src", "ipv6.src" if v6 else "ip.src")
-        eq("dst", "ipv6.dst" if v6 else "ip.dst")
-        eq("sport", "udp.srcport", int)
-        eq("dport", "udp.dstport", int)
+    if "src_address" in r:
+        v6 = ":" in r["src_address"]
+        eq("src_address", "ipv6.src" if v6 else "ip.src")
+        eq("dst_address", "ipv6.dst" if v6 else "ip.dst")
+        eq("src_port", "udp.srcport", int)
+        eq("dst_port", "udp.dstport", int)
 
     eq("error", "smcdump.error")
     if bool(r.get("error")) != (v["smcdump.expert.malformed"] != ""):
         bad(n, "malformed expert info", r.get("error"),
             v["smcdump.expert.malformed"])
-    mode = {1: "smcr", 2: "smcd"}
+    mode = {1: "SMC-R", 2: "SMC-D"}
     # smc-dump(8): mode and type are strings, "mode-N", "type-N" unknown
     mname = lambda s: mode.get(int(s), "mode-%d" % int(s))
     t = r["type"]

@@ -124,5 +124,5 @@ PY
 	grep -qx "accept SMC-R smcr" <<<"$msgs"
 	grep -qx "confirm SMC-R smcr" <<<"$msgs"
 	# and the records of the smc-dummy link are in the same file
-	[ "$(jq '[.[] | select(.type == "data" and .mode == "smcr")] | length' "$RES/client-all-read.json")" -gt 0 ]
+	[ "$(jq '[.[] | select(.type == "data" and .mode == "SMC-R")] | length' "$RES/client-all-read.json")" -gt 0 ]
 }

@@ -76,7 +76,7 @@ xfer() {
 	# the client's connection (its peer port the server's): its tx is the
 	# direction the server reads; the token names it for graph
 	tok=$(jq -r --argjson p "$(cat "$d/slow.port")" \
-		'.[0].connections[] | select(.pport == $p) | .token' "$d/slow.json")
+		'.[0].connections[] | select(.peer_port == $p) | .token' "$d/slow.json")
 	[ -n "$tok" ]
 	"$SMC" -j dump graph token "$tok" tx write "$d/slow.png" "$d/slow.pcap" \
 		>"$d/graph.json"
@@ -87,7 +87,7 @@ xfer() {
 		cp "$d/slow.png" "$d/slow.svg" "$d/slow.pcap" "$d/slow.json" \
 			"$d/fast.json" "$d/pauses" "$SMC_DUMP_ARTIFACTS/"
 		"$SMC" dump graph token "$(jq -r --argjson p "$(cat "$d/fast.port")" \
-			'.[0].connections[] | select(.pport == $p) | .token' "$d/fast.json")" \
+			'.[0].connections[] | select(.peer_port == $p) | .token' "$d/fast.json")" \
 			tx write "$SMC_DUMP_ARTIFACTS/fast.png" "$d/fast.pcap"
 	fi
 	python3 - "$d" "$(cat "$d/slow.port")" "$(cat "$d/fast.port")" $PAUSE_MS <<'PY'
@@ -96,8 +96,8 @@ d, sport, fport, pause_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int
 
 def conn_tx(name, port):
     a, = json.load(open(f"{d}/{name}.json"))
-    c = [c for c in a["connections"] if c["pport"] == port]
-    assert len(c) == 1, (name, [x["pport"] for x in a["connections"]])
+    c = [c for c in a["connections"] if c["peer_port"] == port]
+    assert len(c) == 1, (name, [x["peer_port"] for x in a["connections"]])
     return c[0]["tx"]
 
 def first_ts(path):

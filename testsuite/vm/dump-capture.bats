@@ -427,7 +427,7 @@ EOF
 		 .capture.file, .capture.log]) | @tsv' <<<"$output")"
 	[ "$n" -eq 1 ]
 	[ "$sname" = "$name" ]
-	[ "$mode" = smcd ]
+	[ "$mode" = SMC-D ]
 	[ "$type" = all ]
 	[ "$snaplen" -eq 0 ]
 	[ "$cpid" -eq "$pid" ]
