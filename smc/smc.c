@@ -28,7 +28,7 @@ static void usage(FILE *fp)
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
 		"where  OBJECT := { ueid | stats | socket | dump | info | device |\n"
-		"                   linkgroup | pnet | run }\n"
+		"                   linkgroup | pnet | run | check }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -a[bsolute] | -n[etns] NAME | -V[ersion] | -h[elp] }\n");
 }
@@ -48,6 +48,7 @@ static const struct cmd {
 	{ "linkgroup", do_linkgroup },
 	{ "pnet", do_pnet },
 	{ "run", do_run },
+	{ "check", do_check },
 	{ "help", do_help },
 	{ NULL, NULL },
 };

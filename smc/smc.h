@@ -33,6 +33,23 @@ int do_pnet(int argc, char **argv);
 /* smc run (run.c): execs the command; returns only on an error */
 int do_run(int argc, char **argv);
 
+/* socket.c: what sock_diag holds of one SMC socket, for smc check */
+struct smc_sock_state {
+	bool found;		/* the dump had the socket */
+	unsigned char state;	/* enum smc_state */
+	const char *mode;	/* "SMC-R", "SMC-D", "TCP"; NULL unknown */
+	bool fallback;		/* mode TCP */
+	unsigned int reason;	/* local fallback reason, 0 none */
+	unsigned int peer_diagnosis;	/* the peer's decline code, 0 none */
+	bool have_lgr;		/* SMC-R: the link */
+	char ibdev[65];
+	unsigned char ibport, link_id;
+	bool have_dmb;		/* SMC-D: the link group */
+	unsigned int linkgroup_id;
+};
+int smc_socket_lookup(unsigned long long inode, struct smc_sock_state *st);
+int do_check(int argc, char **argv);
+
 /* socket.c: the smcss entry point, for a binary run as "smcss"; takes the
  * whole command line, returns the exit status as the handlers do
  */

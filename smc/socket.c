@@ -159,6 +159,7 @@ struct sock_opts {
 	bool smcr;		/* SMC-R sockets only, with their link */
 	bool smcss;		/* smc-tools' smcss format (smcss_*()) */
 	bool wide;		/* smcss -W: never cut an address */
+	uint64_t inode;		/* smc_socket_lookup(): this socket only */
 };
 
 /* One SMC socket of the dump, with the attributes that came with it */
@@ -250,6 +251,8 @@ static bool all_zero(const uint8_t *p, size_t len)
 
 static bool want_socket(const struct sock_opts *o, const struct sd_msg *m)
 {
+	if (o->inode)
+		return m->diag_inode == o->inode;
 	if (o->listening)
 		return m->diag_state == SS_LISTEN;
 	if (!o->all && (m->diag_state == SS_LISTEN ||
@@ -453,9 +456,9 @@ static int dump_smc(struct mnl_socket *nl, const struct sock_opts *o,
 
 	if (show_details)
 		req.diag_ext |= 1 << (SD_CONNINFO - 1);
-	if (o->smcr)
+	if (o->smcr || o->inode)
 		req.diag_ext |= 1 << (SD_LGRINFO - 1);
-	if (o->smcd)
+	if (o->smcd || o->inode)
 		req.diag_ext |= 1 << (SD_DMBINFO - 1);
 	ret = diag_dump(nl, &req, sizeof(req), cb_smc, c);
 	if (ret == -2)
@@ -1128,6 +1131,60 @@ static int show_sockets(const struct sock_opts *o)
 	}
 	free(c.socks);
 	free(c.tcp);
+	return ret;
+}
+
+/*
+ * smc_socket_lookup() - what sock_diag says of the SMC socket @inode
+ * @inode: the socket's inode (fstat() of its descriptor)
+ * @st: filled in; st->found false when the dump has no such socket
+ *
+ * For smc check (check.c): the same dump, attributes and mode names as
+ * smc socket. Returns 0, or 1 after an error message (no smc_diag,
+ * malformed answer).
+ */
+int smc_socket_lookup(unsigned long long inode, struct smc_sock_state *st)
+{
+	struct sock_opts o = { .inode = inode };
+	struct sock_dump_ctx c = { .o = &o };
+	const struct sock_info *s;
+	struct mnl_socket *nl;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	nl = mnl_socket_open(NETLINK_SOCK_DIAG);
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		fprintf(stderr,
+			"Error: cannot open a NETLINK_SOCK_DIAG socket: %s\n",
+			strerror(errno));
+		if (nl)
+			mnl_socket_close(nl);
+		return 1;
+	}
+	ret = dump_smc(nl, &o, &c);
+	mnl_socket_close(nl);
+	if (!ret && c.n) {
+		s = &c.socks[0];
+		st->found = true;
+		st->state = s->m.diag_state;
+		st->mode = mode_name(s->m.diag_mode);
+		st->fallback = s->m.diag_mode == SD_MODE_FALLBACK_TCP;
+		if (s->have_fallback) {
+			st->reason = s->fb.reason;
+			st->peer_diagnosis = s->fb.peer_diagnosis;
+		}
+		if (s->have_lgr && s->m.diag_mode == SD_MODE_SMCR) {
+			st->have_lgr = true;
+			memcpy(st->ibdev, s->lgr.ibname, sizeof(s->lgr.ibname));
+			st->ibport = s->lgr.ibport;
+			st->link_id = s->lgr.link_id;
+		}
+		if (s->have_dmb && s->m.diag_mode == SD_MODE_SMCD) {
+			st->have_dmb = true;
+			st->linkgroup_id = s->dmb.linkid;
+		}
+	}
+	free(c.socks);
 	return ret;
 }
 

@@ -55,7 +55,7 @@ host_has_smc() {
 		[[ "$output" == "Usage: smc "*" $obj "* ]]
 	done
 	run -0 "$SMC_FAKE" help
-	[[ "$output" == *"info | device |"*"linkgroup | pnet | run }"* ]]
+	[[ "$output" == *"info | device |"*"linkgroup | pnet | run | check }"* ]]
 	[ ! -e "$SMC_FAKE_LOG" ]
 }
 
