@@ -208,6 +208,7 @@ static int report(int fd, const char *role)
 	socklen_t ll = sizeof(l), pl = sizeof(p);
 	struct smc_sock_state st;
 	const char *adv[2];
+	unsigned int version = 0;
 	struct stat sb;
 	int i, n = 0;
 
@@ -225,6 +226,9 @@ static int report(int fd, const char *role)
 			role, (unsigned long long)sb.st_ino);
 		return 1;
 	}
+	if ((st.have_lgr || st.have_dmb) &&
+	    smc_linkgroup_version(&st, &version))
+		return 1;
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "role", "%s ", role);
 	print_addr("local_address", "local_port", &l, "%s");
@@ -233,6 +237,12 @@ static int report(int fd, const char *role)
 		print_string(PRINT_ANY, "mode", "%s", st.mode);
 	else
 		print_null(PRINT_ANY, "mode", "%s", "unknown mode");
+	if (st.have_lgr || st.have_dmb) {
+		if (version)
+			print_uint(PRINT_ANY, "version", " v%u", version);
+		else
+			print_null(PRINT_JSON, "version", NULL, NULL);
+	}
 	if (st.have_lgr) {
 		open_json_object("smcr");
 		print_string(PRINT_ANY, "ibdev", " ibdev %s", st.ibdev);

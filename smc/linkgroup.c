@@ -634,6 +634,53 @@ static int parse_args(int argc, char **argv, struct filter *f)
  *
  * Return: 0, 1 when the link groups cannot be read, 2 on a usage error.
  */
+/*
+ * smc_linkgroup_version() - the SMC version of a connection's link group,
+ * for smc check: the SMC-D link group @q->linkgroup_id, or the SMC-R link
+ * group with the link sock_diag showed (device, port, link ID and both
+ * GIDs). Sets *@version to 1 or 2, 0 when there is no such link group.
+ * Returns 0, or 1 after an error message.
+ */
+int smc_linkgroup_version(const struct smc_sock_state *q,
+			  unsigned int *version)
+{
+	struct lgr_list l = { 0 };
+	const struct link *k;
+	struct smc_genl g;
+	unsigned int i, j;
+	int ret;
+
+	*version = 0;
+	if (smc_genl_open(&g))
+		return 1;
+	if (q->have_dmb)
+		ret = nla_dump(&g, SMC_NETLINK_GET_LGR_SMCD, cb_smcd, &l,
+			       "the SMC-D link groups");
+	else
+		ret = nla_dump(&g, SMC_NETLINK_GET_LINK_SMCR, cb_smcr, &l,
+			       "the SMC-R link groups");
+	smc_genl_close(&g);
+	for (i = 0; !ret && !*version && i < l.n; i++) {
+		const struct lgr *lg = &l.lgr[i];
+
+		if (q->have_dmb) {
+			if (lg->id == q->linkgroup_id)
+				*version = lg->version;
+			continue;
+		}
+		for (j = 0; j < lg->nr_links; j++) {
+			k = &lg->link[j];
+			if (k->id == q->link_id && k->ibport == q->ibport &&
+			    !strcmp(k->ibdev, q->ibdev) &&
+			    !strcmp(k->gid, q->gid) &&
+			    !strcmp(k->peer_gid, q->peer_gid))
+				*version = lg->version;
+		}
+	}
+	free(l.lgr);
+	return ret ? 1 : 0;
+}
+
 int do_linkgroup(int argc, char **argv)
 {
 	struct lgr_list smcr = { 0 }, smcd = { 0 };

@@ -44,11 +44,15 @@ struct smc_sock_state {
 	bool have_lgr;		/* SMC-R: the link */
 	char ibdev[65];
 	unsigned char ibport, link_id;
+	char gid[41], peer_gid[41];	/* the link's, as sock_diag has them */
 	bool have_dmb;		/* SMC-D: the link group */
 	unsigned int linkgroup_id;
 };
 int smc_socket_lookup(unsigned long long inode, struct smc_sock_state *st);
 int do_check(int argc, char **argv);
+/* linkgroup.c: the version (1, 2; 0 unknown) of @q's link group */
+int smc_linkgroup_version(const struct smc_sock_state *q,
+			  unsigned int *version);
 
 /* socket.c: the smcss entry point, for a binary run as "smcss"; takes the
  * whole command line, returns the exit status as the handlers do

@@ -1178,6 +1178,9 @@ int smc_socket_lookup(unsigned long long inode, struct smc_sock_state *st)
 			memcpy(st->ibdev, s->lgr.ibname, sizeof(s->lgr.ibname));
 			st->ibport = s->lgr.ibport;
 			st->link_id = s->lgr.link_id;
+			memcpy(st->gid, s->lgr.gid, sizeof(s->lgr.gid));
+			memcpy(st->peer_gid, s->lgr.peer_gid,
+			       sizeof(s->lgr.peer_gid));
 		}
 		if (s->have_dmb && s->m.diag_mode == SD_MODE_SMCD) {
 			st->have_dmb = true;

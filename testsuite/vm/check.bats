@@ -43,7 +43,8 @@ fb_count() {
 	echo "$output"
 	[ -z "$stderr" ]
 	jq -e 'length == 2 and .[0].role == "client" and .[1].role == "server" and
-		all(.[]; .mode == "SMC-D" and (has("fallback") | not) and
+		all(.[]; .mode == "SMC-D" and .version == 2 and
+		    (has("fallback") | not) and
 		    (.smcd.linkgroup_id | test("^0x[0-9a-f]{8}$")) and
 		    .advice == [] and .local_address == "127.0.0.1") and
 		.[0].local_port == .[1].peer_port and
@@ -52,8 +53,8 @@ fb_count() {
 	[ "$(stat_of .[0].smcd.server.v2_success)" -eq $((s + 1)) ]
 	run -0 "$SMC" check loopback
 	[ "${#lines[@]}" -eq 2 ]
-	[[ "${lines[0]}" == "client 127.0.0.1:"*" > 127.0.0.1:"*": SMC-D link group 0x"* ]]
-	[[ "${lines[1]}" == "server 127.0.0.1:"*" > 127.0.0.1:"*": SMC-D link group 0x"* ]]
+	[[ "${lines[0]}" == "client 127.0.0.1:"*" > 127.0.0.1:"*": SMC-D v2 link group 0x"* ]]
+	[[ "${lines[1]}" == "server 127.0.0.1:"*" > 127.0.0.1:"*": SMC-D v2 link group 0x"* ]]
 }
 
 @test "check loopback without a UEID: NOUEID on the server, PEERDECL with NOUEID on the client, advice smc ueid add" {

@@ -94,8 +94,8 @@ def main():
         if odd:
             print("%s: mode values: %s" % (obj, " ".join(odd)))
             bad += 1
-        print("%s: %d names, all listed" % (obj, len(keys))
-              if not missing else "")
+        if not missing:
+            print("%s: %d names, all listed" % (obj, len(keys)))
     for obj in sorted(set(lists) - set(objs)):
         print("%s: listed, not run by the test" % obj)
     return 1 if bad else 0
