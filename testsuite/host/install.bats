@@ -142,7 +142,16 @@ complete_words() {
 @test "bash completion: objects, commands, keywords and values" {
 	bash -n "$TOP/contrib/bash-completion/smc"
 	run -0 complete_words smc ""
-	[ "$output" = "$(printf '%s\n' device dump help info linkgroup pnet run socket stats ueid)" ]
+	[ "$output" = "$(printf '%s\n' check device dump help info linkgroup pnet run socket stats ueid)" ]
+	# smc check: its keywords and the host names of HOSTFILE, nothing
+	# after the host
+	echo "10.0.0.9 srv1 lb2" >"$BATS_TEST_TMPDIR/hosts"
+	HOSTFILE="$BATS_TEST_TMPDIR/hosts" run -0 complete_words smc check s
+	[ "$output" = "$(printf '%s\n' server srv1)" ]
+	HOSTFILE="$BATS_TEST_TMPDIR/hosts" run -0 complete_words smc -n ns1 check l
+	[ "$output" = "$(printf '%s\n' lb2 loopback)" ]
+	run -0 complete_words smc check srv1 ""
+	[ -z "$output" ]
 	run -0 complete_words smc -j s
 	[ "$output" = "$(printf '%s\n' socket stats)" ]
 	run -0 complete_words smc -
