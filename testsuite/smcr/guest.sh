@@ -73,5 +73,27 @@ $smc dump read /tmp/all.pcap >$out-all-read.txt
 $smc dump read -d /tmp/smcr.pcap | head -40 >$out-smcr-read.txt
 cp /tmp/all.pcap $out-all.pcap
 cp /tmp/smcr.pcap $out-smcr.pcap
+
+# smc check over SMC-R (issue 20), after the captures and the counters
+# above: the server's view of one connection on port 5202, the client's
+# of the same; then the kernel's devices and link groups
+if [ "$role" = server ]; then
+	$smc -j check server 5202 >$out-check.json 2>$out-check.err &
+	cp=$!
+	for i in $(seq 100); do
+		ss -Hltn "sport = :5202" | grep -q . && break
+		sleep 0.1
+	done
+	touch /run/shared/check-ready
+	wait $cp
+	echo $? >$out-check.rc
+else
+	for i in $(seq 240); do [ -e /run/shared/check-ready ] && break; sleep 0.5; done
+	$smc -j check $peer 5202 >$out-check.json 2>$out-check.err
+	echo $? >$out-check.rc
+fi
+$smc -j stats >$out-stats-check.json
+$smc -j device >$out-device.json
+$smc -j -d linkgroup >$out-linkgroup.json
 echo $rc >$out-rc
 exit $rc

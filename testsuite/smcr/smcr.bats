@@ -126,3 +126,40 @@ PY
 	# and the records of the smc-dummy link are in the same file
 	[ "$(jq '[.[] | select(.type == "data" and .mode == "SMC-R")] | length' "$RES/client-all-read.json")" -gt 0 ]
 }
+
+@test "smcr: smc check on both sides names SMC-R v2 over rxe0, as the kernel counts it" {
+	local side role
+	for side in server client; do
+		cat "$RES/$side-check.json" "$RES/$side-check.err"
+		[ "$(cat "$RES/$side-check.rc")" -eq 0 ]
+		[ -s "$RES/$side-check.json" ]
+		jq -e --arg r "$side" 'length == 1 and .[0].role == $r and
+			.[0].mode == "SMC-R" and .[0].version == 2 and
+			.[0].smcr.ibdev == "rxe0" and .[0].smcr.ibport == 1 and
+			(.[0] | has("fallback") | not) and .[0].advice == []' "$RES/$side-check.json"
+		# one SMC-Rv2 connection more in that role, by the kernel
+		role=$side
+		[ $(( $(jq ".[0].smcr.$role.v2_success" "$RES/$side-stats-check.json") -
+		      $(jq ".[0].smcr.$role.v2_success" "$RES/$side-stats-after.json") )) -eq 1 ]
+	done
+	# the two views are of one connection
+	[ "$(jq '.[0].local_port' "$RES/client-check.json")" = "$(jq '.[0].peer_port' "$RES/server-check.json")" ]
+	[ "$(jq -r '.[0].peer_address' "$RES/client-check.json")" = 192.0.2.1 ]
+}
+
+@test "smcr: smc device and linkgroup show what rdma and smc check show of rxe0" {
+	local side lid
+	for side in server client; do
+		# rdma link show: rxe0 port 1 ACTIVE on eth0
+		grep -q "^link rxe0/1 state ACTIVE .*netdev eth0" "$RES/$side-rdma.txt"
+		jq -e '[.[] | select(.mode == "SMC-R" and .ibdev == "rxe0")] | length == 1 and
+			(.[0].ports[0] | .ibport == 1 and .ifname == "eth0" and
+			 .state == "ACTIVE")' "$RES/$side-device.json"
+		# the check's link is a link of an SMC-R v2 link group on rxe0
+		lid=$(jq '.[0].smcr.link_id' "$RES/$side-check.json")
+		jq -e --argjson l "$lid" --arg r "$side" '[.[] | select(.mode == "SMC-R" and
+			.version == 2 and .role == $r and
+			any(.links[]; .ibdev == "rxe0" and .ibport == 1 and
+			    .link_id == $l and .ifname == "eth0"))] | length >= 1' "$RES/$side-linkgroup.json"
+	done
+}
