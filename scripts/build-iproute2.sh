@@ -117,7 +117,7 @@ rm -f "$tree/.smc-dump-inputs"
 # iproute2's Makefiles do not track headers: rebuild our object each time.
 rm -f "$tree/ip/iplink_smc_dummy.o"
 
-export CCACHE_BASEDIR=$build CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=$build CCACHE_DIR=${CCACHE_DIR:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/ccache}
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)

@@ -76,7 +76,7 @@ fi
 
 obj=$build/obj-$flavor
 mkdir -p "$obj"
-export CCACHE_BASEDIR=$build CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=$build CCACHE_DIR=${CCACHE_DIR:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} KBUILD_BUILD_TIMESTAMP="smc-dump" KBUILD_BUILD_USER=smc-dump KBUILD_BUILD_HOST=smc-dump
 cc="gcc"
 command -v ccache >/dev/null && cc="ccache gcc"

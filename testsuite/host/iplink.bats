@@ -573,7 +573,7 @@ render_warnings() {
 	# so that a failure in the VM is the kernel's or the tools'.
 	# a clean environment, and bats itself, not its libexec helper
 	run env -i PATH="/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" \
-		HOME="$HOME" SMC_DUMP_IN_VM=1 \
+		HOME="${HOME:-/nonexistent}" SMC_DUMP_IN_VM=1 \
 		IP_BUILT="$IP_BUILT" IP_STOCK="$IP_STOCK" \
 		LD_PRELOAD="$FAKENL_SO" FAKENL_STATE="$BATS_TEST_TMPDIR/links" \
 		"$BATS_ROOT/bin/bats" --print-output-on-failure \
