@@ -19,6 +19,9 @@
 #   g  a link, tcpdump -w /dev/null with a filter that matches nothing
 #      (records built and handed to the tap, dropped by its BPF filter:
 #      no copy to the ring, no wakeup of tcpdump)
+#   h  a link, no tap of its own, while tcpdump -i any -w /dev/null runs
+#      in another netns: an unbound ETH_P_ALL socket anywhere on the host
+#      must not make the link build records (tx_packets stays 0)
 # f and g split c's cost: build (g), delivery to user space (f - g), the
 # file on tmpfs (c - f). tcpdump runs with -B COST_BUFFER in c, d, e and f:
 # with libpcap's 2 MiB, tcpdump loses records even of (d) when it is not
@@ -29,7 +32,7 @@
 # the file against the link's counters, seq gaps counted from the file.
 #
 # Environment (defaults): BENCH_CONNS (4), BENCH_BYTES (256M),
-# BENCH_ROUNDS (3), BENCH_VARIANTS ("a b c d e f g"),
+# BENCH_ROUNDS (3), BENCH_VARIANTS ("a b c d e f g h"),
 # BENCH_COMPLETE_BYTES (128M), BENCH_COMPLETE_ROUNDS (1),
 # BENCH_BUFFERS ("default 65536 262144": tcpdump -B values in KiB),
 # BENCH_COST_BUFFER (65536: tcpdump -B in KiB for c-f; "default": none),
@@ -46,7 +49,7 @@ traffic=$top/testsuite/tools/smc-traffic
 conns=${BENCH_CONNS:-4}
 bytes=${BENCH_BYTES:-256M}
 rounds=${BENCH_ROUNDS:-3}
-variants=${BENCH_VARIANTS:-a b c d e f g}
+variants=${BENCH_VARIANTS:-a b c d e f g h}
 cbytes=${BENCH_COMPLETE_BYTES:-128M}
 crounds=${BENCH_COMPLETE_ROUNDS:-1}
 buffers=${BENCH_BUFFERS:-default 65536 262144}
@@ -95,6 +98,31 @@ link_add() {	# NAME [ATTR]...
 
 stat_of() { cat "/sys/class/net/$1/statistics/$2"; }
 
+# listening LOG: waits (30 s at most) until the tcpdump writing LOG listens
+listening() {
+	for _ in $(seq 300); do
+		grep -q "listening on" "$1" && return 0
+		sleep 0.1
+	done
+	cat "$1" >&2
+	return 1
+}
+
+any_pid=
+# any_start LOG: tcpdump -i any in the netns benchother (variant h), returns
+# once it listens; any_stop ends it
+any_start() {
+	ip netns add benchother 2>/dev/null || true
+	ip netns exec benchother tcpdump -i any -Z root -w /dev/null 2>"$1" &
+	any_pid=$!
+	listening "$1"
+}
+any_stop() {
+	kill -INT "$any_pid"
+	wait "$any_pid" || true
+	any_pid=
+}
+
 tcpdump_pid=
 # tcpdump_start LOG ARGS...: tcpdump on smcd0, returns once it listens
 tcpdump_start() {
@@ -102,12 +130,7 @@ tcpdump_start() {
 	shift
 	tcpdump -i smcd0 -Z root "$@" 2>"$logf" &
 	tcpdump_pid=$!
-	for _ in $(seq 300); do
-		grep -q "listening on" "$logf" && return 0
-		sleep 0.1
-	done
-	cat "$logf" >&2
-	return 1
+	listening "$logf"
 }
 
 # tcpdump_stop LOG: lets tcpdump drain its ring (until its CPU time stops
@@ -205,6 +228,8 @@ run_variant() {	# VARIANT ROUND
 	   tcpdump_start "$tlog" "${cost_b[@]}" -w /dev/null ;;
 	g) link_add smcd0
 	   tcpdump_start "$tlog" -w /dev/null 'udp port 9' ;;
+	h) any_start "$work/any.log"
+	   link_add smcd0 ;;
 	*) log "unknown variant $v"; return 2 ;;
 	esac
 	c0=$(cpu_ticks)
@@ -222,6 +247,7 @@ run_variant() {	# VARIANT ROUND
 	fi
 	CAP="0 0 0"
 	[ -n "$tcpdump_pid" ] && tcpdump_stop "$tlog"
+	[ -n "$any_pid" ] && any_stop
 	[ "$v" = a ] || "$nl" del smcd0
 	rm -f "$work"/c.pcap*
 	read -r u0 n0 s0 i0 w0 q0 sq0 <<<"$c0"

@@ -46,6 +46,9 @@ tab() { local IFS=$'\t'; echo "$*"; }
 		# lost: 100 of 1000 and 300 of 1000, median 20.0 %
 		tab d 1 1250000000 2147483648 1000 44000 0 900 1000 100 1 100 0 0 5 100
 		tab d 2 1562500000 2147483648 1000 44000 0 700 1000 300 1 100 0 0 5 100
+		# (h) as fast as (a), nothing built: ratio 1.000, ok; (h2 below)
+		tab h 1 1000000000 2147483648 0 0 0 0 0 0 1 100 0 0 0 100
+		tab h 2 1250000000 2147483648 0 0 0 0 0 0 1 100 0 0 0 100
 	} >res/runs.tsv
 	{
 		tab buffer round wall_ns payload_bytes tx_packets tx_dropped \
@@ -64,6 +67,14 @@ tab() { local IFS=$'\t'; echo "$*"; }
 	grep -E '^\(d\) capture cdc, tcpdump -w tmpfs +0\.800 +\[0\.800\.\.0\.800\] +>=0\.90 MISS .* 20\.0% ' <<<"$output"
 	grep -E '^default \(2 MiB\) +1000 +750 +250 +25\.00% +250 +240 +10 ' <<<"$output"
 	grep -E '^-B 65536 \(64 MiB\) +1000 +1000 +0 +0\.00% ' <<<"$output"
+	grep -E '^\(h\) link, no tap; -i any elsewhere +1\.000 +\[1\.000\.\.1\.000\] +>=0\.98 ok ' <<<"$output"
+
+	# one record built on (h)'s link is a miss whatever the ratio
+	awk -F'\t' -v OFS='\t' '$1 == "h" && $2 == 2 { $5 = 1; $6 = 64 } 1' \
+		res/runs.tsv >res/runs.new && mv res/runs.new res/runs.tsv
+	run --separate-stderr env BENCH_RESULTS=res bash "$TOP/scripts/bench.sh"
+	echo "$output"
+	grep -E '^\(h\) link, no tap; -i any elsewhere +1\.000 +\[1\.000\.\.1\.000\] +>=0\.98 MISS ' <<<"$output"
 }
 
 @test "bench: BENCH_RESULTS without the files of a run is refused" {
