@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <cairo.h>
 #include <cairo-pdf.h>
@@ -671,12 +673,40 @@ out:
 		free(c[k]);
 }
 
+/*
+ * Where cairo writes a picture: our own stream, so that every failed
+ * write is seen (cairo's PDF surface made from a file name reports none
+ * of them) and the file can be removed when the picture is not whole.
+ */
+struct out_file {
+	FILE *f;
+	int err;	/* errno of the first failed write */
+	bool reg;	/* a regular file: removed on failure */
+};
+
+static cairo_status_t out_write(void *closure, const unsigned char *data,
+				unsigned int len)
+{
+	struct out_file *of = closure;
+
+	if (of->err)
+		return CAIRO_STATUS_WRITE_ERROR;
+	errno = 0;
+	if (fwrite(data, 1, len, of->f) != len) {
+		of->err = errno ? errno : EIO;
+		return CAIRO_STATUS_WRITE_ERROR;
+	}
+	return CAIRO_STATUS_SUCCESS;
+}
+
 static int draw_cb(void *arg, const struct dump_an_trace *tr)
 {
 	struct graph_run *g = arg;
 	uint64_t cnt[S_MAX] = { 0 };
+	struct out_file of = { 0 };
 	cairo_surface_t *sf;
 	cairo_status_t st;
+	struct stat sb;
 	cairo_t *cr;
 	char *name;
 	int k;
@@ -689,12 +719,22 @@ static int draw_cb(void *arg, const struct dump_an_trace *tr)
 		g->err = 3;
 		return 1;
 	}
+	of.f = fopen(name, "w");
+	if (!of.f) {
+		fprintf(stderr, "Error: %s: %s\n", name, strerror(errno));
+		free(name);
+		g->err = 3;
+		return 1;
+	}
+	of.reg = !fstat(fileno(of.f), &sb) && S_ISREG(sb.st_mode);
 	switch (g->o->fmt) {
 	case F_SVG:
-		sf = cairo_svg_surface_create(name, G_W, G_H);
+		sf = cairo_svg_surface_create_for_stream(out_write, &of, G_W,
+							 G_H);
 		break;
 	case F_PDF:
-		sf = cairo_pdf_surface_create(name, G_W, G_H);
+		sf = cairo_pdf_surface_create_for_stream(out_write, &of, G_W,
+							 G_H);
 		break;
 	default:
 		sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, G_W, G_H);
@@ -705,15 +745,19 @@ static int draw_cb(void *arg, const struct dump_an_trace *tr)
 	st = cairo_status(cr);
 	cairo_destroy(cr);
 	if (!st && g->o->fmt == F_PNG)
-		st = cairo_surface_write_to_png(sf, name);
+		st = cairo_surface_write_to_png_stream(sf, out_write, &of);
 	cairo_surface_finish(sf);
 	if (!st)
 		st = cairo_surface_status(sf);
 	cairo_surface_destroy(sf);
-	if (st) {
+	if (fclose(of.f) && !of.err)
+		of.err = errno ? errno : EIO;
+	if (st || of.err) {
 		fprintf(stderr, "Error: %s: %s\n", name,
-			st == CAIRO_STATUS_WRITE_ERROR && errno ?
-			strerror(errno) : cairo_status_to_string(st));
+			of.err ? strerror(of.err) : cairo_status_to_string(st));
+		/* no picture cut off half-way under the name asked for */
+		if (of.reg)
+			unlink(name);
 		free(name);
 		g->err = 3;
 		return 1;

@@ -143,3 +143,22 @@ EOF
 	run -1 --separate-stderr "$SMC" dump graph write "$T/m.png" "$T/m.pcap"
 	[ "$(png_size "$T/m.png")" = "1200 800" ]
 }
+
+@test "graph: a write that fails (file size limit) is an error and leaves no file" {
+	write_conn1 "$T/c1.pcap"
+	# each picture of c1 is over 4 KiB; with SIGXFSZ ignored, a write
+	# past the limit fails with EFBIG, as on a full file system
+	for ext in png svg pdf; do
+		rm -f "$T/big.$ext"
+		run -3 --separate-stderr bash -c 'trap "" XFSZ; ulimit -f 4; exec "$@"' \
+			_ "$SMC" dump graph tx write "$T/big.$ext" "$T/c1.pcap"
+		[ "$stderr" = "Error: $T/big.$ext: File too large" ]
+		[ -z "$output" ]
+		[ ! -e "$T/big.$ext" ]
+	done
+	# the same command without the limit writes each of them
+	for ext in png svg pdf; do
+		run -0 "$SMC" dump graph tx write "$T/big.$ext" "$T/c1.pcap"
+		[ "$(stat -c %s "$T/big.$ext")" -gt 4096 ]
+	done
+}
