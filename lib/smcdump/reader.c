@@ -202,8 +202,12 @@ static uint16_t ng16(const struct ng *g, const uint8_t *p)
 	return g->be ? get_be16(p) : get_le16(p);
 }
 
-/* Timestamp units of interface @f to seconds and nanoseconds */
-static void ng_time(const struct ng_iface *f, uint64_t u, long long *sec,
+/*
+ * Timestamp units of interface @f to seconds and nanoseconds; false when
+ * the interface's if_tsoffset (seconds) takes them beyond what a signed
+ * 64-bit count of seconds holds
+ */
+static bool ng_time(const struct ng_iface *f, uint64_t u, long long *sec,
 		    uint32_t *nsec)
 {
 	uint64_t per = 1, rem;
@@ -222,7 +226,7 @@ static void ng_time(const struct ng_iface *f, uint64_t u, long long *sec,
 		rem = u % per;
 		*nsec = (uint32_t)((unsigned __int128)rem * 1000000000u / per);
 	}
-	*sec += f->tsoffset;
+	return !__builtin_add_overflow(*sec, (long long)f->tsoffset, sec);
 }
 
 /* Fractional digits for an interface's timestamps: 9 when finer than us */
@@ -438,8 +442,12 @@ static int ng_next(struct dump_reader *r, struct dump_frame *fr, char *err,
 		f = &g->ifs[ifid];
 		fr->sec = 0;
 		fr->nsec = 0;
-		if (type != NG_SPB)
-			ng_time(f, ts, &fr->sec, &fr->nsec);
+		if (type != NG_SPB && !ng_time(f, ts, &fr->sec, &fr->nsec)) {
+			say(err, errlen,
+			    "pcapng timestamp out of range (interface %u: if_tsoffset %lld s)",
+			    ifid, (long long)f->tsoffset);
+			return DUMP_READ_BAD;
+		}
 		fr->data = data;
 		fr->caplen = caplen;
 		fr->dlt = f->dlt;

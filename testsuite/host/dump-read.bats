@@ -715,3 +715,25 @@ sys.stdout.buffer.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 0
 		python3 -c 'import json, sys; json.load(sys.stdin)' <"$T/out.json"
 	done
 }
+
+@test "pcapng: an if_tsoffset that overflows the time is a malformed frame, not a wrapped time" {
+	# a section, an Ethernet interface with if_tsresol 2^0 (seconds) and
+	# if_tsoffset INT64_MAX, one frame at timestamp 5: 5 + INT64_MAX
+	# seconds is no time at all (pcapng: if_tsoffset, option 14, seconds)
+	python3 - "$T/off.pcapng" <<-'PY'
+	import struct, sys
+	def blk(t, body):
+	    n = 12 + len(body)
+	    return struct.pack('<II', t, n) + body + struct.pack('<I', n)
+	shb = blk(0x0A0D0D0A, struct.pack('<IHHq', 0x1A2B3C4D, 1, 0, -1))
+	opts = (struct.pack('<HHB3x', 9, 1, 0x80) +
+	        struct.pack('<HHq', 14, 8, 2**63 - 1) + struct.pack('<HH', 0, 0))
+	idb = blk(1, struct.pack('<HHI', 1, 0, 65535) + opts)
+	epb = blk(6, struct.pack('<IIIII', 0, 0, 5, 14, 14) + bytes(16))
+	open(sys.argv[1], 'wb').write(shb + idb + epb)
+	PY
+	run -1 "$SMC" dump read "$T/off.pcapng"
+	[ "$output" = "1 00:00:00.000000 malformed: pcapng timestamp out of range (interface 0: if_tsoffset 9223372036854775807 s)" ]
+	run -1 "$SMC" dump stats "$T/off.pcapng"
+	[[ $output == *"malformed 1 "* ]]
+}
