@@ -1089,6 +1089,22 @@ out:
 }
 
 /* Dump, resolve and print the sockets @o selects. Returns the exit status. */
+/* A bound NETLINK_SOCK_DIAG socket, or NULL after an error message */
+static struct mnl_socket *sock_diag_open(void)
+{
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_SOCK_DIAG);
+
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		fprintf(stderr,
+			"Error: cannot open a NETLINK_SOCK_DIAG socket: %s\n",
+			strerror(errno));
+		if (nl)
+			mnl_socket_close(nl);
+		return NULL;
+	}
+	return nl;
+}
+
 static int show_sockets(const struct sock_opts *o)
 {
 	struct sock_dump_ctx c = { .o = o };
@@ -1096,15 +1112,9 @@ static int show_sockets(const struct sock_opts *o)
 	size_t i;
 	int ret;
 
-	nl = mnl_socket_open(NETLINK_SOCK_DIAG);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		fprintf(stderr,
-			"Error: cannot open a NETLINK_SOCK_DIAG socket: %s\n",
-			strerror(errno));
-		if (nl)
-			mnl_socket_close(nl);
+	nl = sock_diag_open();
+	if (!nl)
 		return 1;
-	}
 	if (o->smcss) {
 		/* as smcss: the header once the socket is open, the sockets
 		 * read before a failure
@@ -1152,15 +1162,9 @@ int smc_socket_lookup(unsigned long long inode, struct smc_sock_state *st)
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	nl = mnl_socket_open(NETLINK_SOCK_DIAG);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		fprintf(stderr,
-			"Error: cannot open a NETLINK_SOCK_DIAG socket: %s\n",
-			strerror(errno));
-		if (nl)
-			mnl_socket_close(nl);
+	nl = sock_diag_open();
+	if (!nl)
 		return 1;
-	}
 	ret = dump_smc(nl, &o, &c);
 	mnl_socket_close(nl);
 	if (!ret && c.n) {
