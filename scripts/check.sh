@@ -1,11 +1,12 @@
 #!/bin/bash
 # make check: the VM runner and SMC-R tests in two VMs (first: they write
 # the real SMC-R captures under build/smcr-results that the host tier's
-# Wireshark comparison reads), then the host tests, then the VM tests in
-# one boot of the test kernel, then the stock-kernel tests in one boot of
-# Debian's unmodified kernel, then the Debian packages (make deb,
-# lintian), the DKMS build of smc-dump-dkms for that kernel and the tests
-# of both packages there (testsuite/stock-dkms); prints every TAP line as
+# Wireshark comparison reads), then the host tests, then the VM tests of
+# testsuite/vm/debug-files in one boot of the debug test kernel, then the
+# stock-kernel tests in one boot of Debian's unmodified kernel, then the
+# Debian packages (make deb, lintian), the DKMS build of smc-dump-dkms for
+# that kernel and, in one boot of it with those modules, the packages'
+# tests and the other VM test files (testsuite/stock-dkms/tier); prints every TAP line as
 # it comes, each tier's time and a closing tally
 # "N passed, N failed, N skipped". Exit status 0 only if nothing failed
 # and every tier ran.
@@ -36,7 +37,12 @@ tier smcr "VM runner and SMC-R tests (several VMs)" \
 # the SMC-R captures are there now: the Wireshark test must not skip them
 tier host "host tests" env SMCDUMP_REQUIRE_CAPTURES=1 \
 	bats --print-output-on-failure testsuite/host
-tier vm "VM tests (patched kernel in QEMU)" bash testsuite/vm/run-suite testsuite/vm
+# the files of testsuite/vm/debug-files on the debug kernel; the other VM
+# files run in the stock-dkms tier
+mapfile -t debug_files < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' testsuite/vm/debug-files)
+tier vm "VM tests on the debug test kernel (testsuite/vm/debug-files)" \
+	testsuite/vm/run-vm --timeout "${VM_TIMEOUT:-4200}" -- \
+	bats --print-output-on-failure "${debug_files[@]/#/testsuite/vm/}"
 tier stock "stock-kernel tests (Debian's unmodified kernel in QEMU)" \
 	bash testsuite/stock/run-suite testsuite/stock
 tier deb "Debian packages (make deb: dpkg-buildpackage, lintian)" \

@@ -178,10 +178,10 @@ capture_check() {
 	[ "$(sums tx)" = "$(sums rx)" ]
 }
 
-@test "capture: SMC-D loopback over IPv4, 16 MiB each way, byte for byte" {
+@test "capture: SMC-D loopback over IPv4, 8 MiB each way, byte for byte" {
 	"$NL" add smcd0
 	ip link set smcd0 up
-	capture_check 127.0.0.1 16M 1
+	capture_check 127.0.0.1 8M 1
 	js=$BATS_TEST_TMPDIR/c.json
 	[ "$(jq .ipv4 "$js")" -eq "$(jq .records "$js")" ]
 	[ "$(jq .bad_ip_checksum "$js")" -eq 0 ]
@@ -197,7 +197,7 @@ capture_check() {
 @test "capture: SMC-D loopback over IPv6 with valid UDP checksums" {
 	"$NL" add smcd0
 	ip link set smcd0 up
-	capture_check ::1 16M 1
+	capture_check ::1 8M 1
 	js=$BATS_TEST_TMPDIR/c.json
 	[ "$(jq .ipv6 "$js")" -eq "$(jq .records "$js")" ]
 	[ "$(jq .bad_udp_checksum "$js")" -eq 0 ]
