@@ -1,0 +1,81 @@
+#!/usr/bin/env bats
+# The two backends of smc dump start side by side (issue 19), in the DKMS
+# stock bed: Debian's kernel with smc-dump-dkms's modules has the
+# smc-dummy kind (backend kernel), BTF for vmlinux and for the DKMS-built
+# smc.ko (backend bpf) and loopback-ism, so one SMC-D transfer can be
+# captured by both at once. Each file is read by the independent reader
+# testsuite/lib/smcdump_check.py; each must hold every stream whole and
+# equal to what the traffic tool sent and received, and the two must hold
+# the same streams.
+
+bats_require_minimum_version 1.5.0
+
+load ../stock/lib
+
+setup() {
+	stock_only
+	[ -n "${SMC_DUMP_STOCK_DKMS:-}" ] || skip "runs in the DKMS stock bed (testsuite/stock-dkms/run-suite)"
+	ensure_ueid
+}
+
+teardown() {
+	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
+	"$SMC" dump stop all >/dev/null 2>&1 || true
+}
+
+# summary FILE OUT: the independent reader's summary of FILE in OUT
+summary() {
+	python3 "$CHECK" "$1" >"$2"
+	jq -c 'del(.streams, .endpoints)' "$2"
+}
+
+# streams OUT: direction, ports, length, holes and SHA-256 of each stream
+streams() {
+	jq -r '.streams[] | "\(.dir) \(.sport) \(.dport) \(.first_offset) \(.bytes) \(.holes) \(.sha256)"' "$1" | sort
+}
+
+@test "backends: kernel and bpf capture one SMC-D transfer, the same streams byte for byte" {
+	local k=$BATS_TEST_TMPDIR/kernel.pcap b=$BATS_TEST_TMPDIR/bpf.pcap
+	local kj=$BATS_TEST_TMPDIR/kernel.json bj=$BATS_TEST_TMPDIR/bpf.json
+	run -0 "$SMC" dump start dev smck0 backend kernel mode smcd write "$k" background
+	echo "$output"
+	run -0 "$SMC" dump start dev smcb0 backend bpf mode smcd write "$b" background
+	echo "$output"
+	run -0 "$SMC" -j dump show
+	echo "$output"
+	[ "$(jq -r '.[] | select(.ifname == "smck0") | .backend' <<<"$output")" = kernel ]
+	[ "$(jq -r '.[] | select(.ifname == "smcb0") | .backend' <<<"$output")" = bpf ]
+	before=$("$SMC" -j stats)
+	transfer 127.0.0.1 1M 2
+	after=$("$SMC" -j stats)
+	# SMC-D carried both connections
+	[ $(( $(stat_of "$after" smcd.client.v2_success) - $(stat_of "$before" smcd.client.v2_success) )) -eq 2 ]
+	run -0 "$SMC" dump stop all
+	echo "$output"
+	summary "$k" "$kj"
+	summary "$b" "$bj"
+	for j in "$kj" "$bj"; do
+		[ "$(jq .records "$j")" -gt 0 ]
+		[ "$(jq .smcr "$j")" -eq 0 ]
+		[ "$(jq .seq_gaps "$j")" -eq 0 ]
+		[ "$(jq .seq_dups "$j")" -eq 0 ]
+		[ "$(jq .bad_magic "$j")" -eq 0 ]
+		[ "$(jq .bad_len "$j")" -eq 0 ]
+		[ "$(jq .data "$j")" -gt 0 ]
+		[ "$(jq .cdc "$j")" -gt 0 ]
+		# 2 connections, each direction seen sent and received: 8
+		# streams of 1 MiB from offset 0 without a hole, whose sums are
+		# the traffic tool's
+		[ "$(jq '.streams | length' "$j")" -eq 8 ]
+		[ "$(jq '[.streams[] | select(.bytes != 1048576 or .holes > 0 or .overlaps > 0 or .first_offset != 0)] | length' "$j")" -eq 0 ]
+		[ "$(jq -r '.streams[] | select(.dir == "tx") | .sha256' "$j" | sort)" = "$(sums tx)" ]
+		[ "$(jq -r '.streams[] | select(.dir == "rx") | .sha256' "$j" | sort)" = "$(sums rx)" ]
+	done
+	[ "$(sums tx)" = "$(sums rx)" ]
+	# the same streams, with the same ends, in both files
+	streams "$kj"
+	[ "$(streams "$kj")" = "$(streams "$bj")" ]
+	# SMC-D's CDC message is the 32-byte struct smcd_cdc_msg in both
+	[ "$(jq -c .cdc_sizes "$kj")" = "[32]" ]
+	[ "$(jq -c .cdc_sizes "$bj")" = "[32]" ]
+}
