@@ -74,10 +74,11 @@ demo: deps
 	$(BUILD) tools kernel iproute2
 	bash scripts/demo.sh
 
-# Kernel cost, capture completeness and decoder speed, one table
-# (scripts/bench.sh; builds the non-debug bench kernel on demand).
+# Kernel cost, capture completeness, the kernel and bpf backends side by
+# side on Debian's kernel with smc-dump-dkms's modules, and decoder speed,
+# one table (scripts/bench.sh; builds the non-debug bench kernel on demand).
 bench: deps
-	$(BUILD) tools iproute2
+	$(BUILD) tools iproute2 stock-kernel
 	bash scripts/bench.sh
 
 # smc-dump's .debs on Debian's kernel with smc-dump-dkms's modules

@@ -22,6 +22,16 @@
 #   h  a link, no tap of its own, while tcpdump -i any -w /dev/null runs
 #      in another netns: an unbound ETH_P_ALL socket anywhere on the host
 #      must not make the link build records (tx_packets stays 0)
+#
+# Backends (BENCH_GUEST=backends: scripts/bench.sh boots Debian's kernel
+# with smc-dump-dkms's modules, which has both): the same traffic under
+# `smc dump start dev smcd0 mode smcd ... background` with backend kernel
+# (kX) or backend bpf (pX), X as above: c writes every record to tmpfs,
+# d type cdc, e snaplen 64, g a filter that matches nothing (the records
+# built or copied out of the ring and dropped by tcpdump's filter), with
+# (a) in the same rounds; OUTDIR/backends.tsv, OUTDIR/backends-info. The
+# kernel backend's rows differ from (c)-(g) above in what smc dump start
+# adds: tcpdump -U and its own -B.
 # f and g split c's cost: build (g), delivery to user space (f - g), the
 # file on tmpfs (c - f). tcpdump runs with -B COST_BUFFER in c, d, e and f:
 # with libpcap's 2 MiB, tcpdump loses records even of (d) when it is not
@@ -32,7 +42,9 @@
 # the file against the link's counters, seq gaps counted from the file.
 #
 # Environment (defaults): BENCH_CONNS (4), BENCH_BYTES (256M),
-# BENCH_ROUNDS (3), BENCH_VARIANTS ("a b c d e f g h"),
+# BENCH_ROUNDS (3), BENCH_VARIANTS ("a b c d e f g h"), BENCH_GUEST
+# (empty; "backends": the backend runs only), BENCH_BACKEND_VARIANTS
+# ("a kc kd ke kg pc pd pe pg"),
 # BENCH_COMPLETE_BYTES (128M), BENCH_COMPLETE_ROUNDS (1),
 # BENCH_BUFFERS ("default 65536 262144": tcpdump -B values in KiB),
 # BENCH_COST_BUFFER (65536: tcpdump -B in KiB for c-f; "default": none),
@@ -73,12 +85,14 @@ tobytes() {
 
 log() { echo "bench-guest: $*" >&2; }
 
-# (c) writes every record it gets: the payload once sent and once received,
-# plus headers and CDC records (a few per cent)
-if [[ " $variants " == *" c "* ]]; then
+bvariants=${BENCH_BACKEND_VARIANTS:-a kc kd ke kg pc pd pe pg}
+# (c), (kc) and (pc) write every record they get: the payload once sent
+# and once received, plus headers and CDC records (a few per cent)
+if { [ "${BENCH_GUEST:-}" != backends ] && [[ " $variants " == *" c "* ]]; } ||
+	{ [ "${BENCH_GUEST:-}" = backends ] && [[ " $bvariants " == *" "[kp]c" "* ]]; }; then
 	need_kb=$((2 * conns * $(tobytes "$bytes") * 21 / 20 / 1024))
 	if [ $((mem_kb * 3 / 4)) -lt "$need_kb" ]; then
-		log "variant c needs $((need_kb / 1024)) MiB of tmpfs, the guest has $((mem_kb * 3 / 4 / 1024)): raise BENCH_MEM"
+		log "variants that write every record need $((need_kb / 1024)) MiB of tmpfs, the guest has $((mem_kb * 3 / 4 / 1024)): raise BENCH_MEM"
 		exit 1
 	fi
 fi
@@ -208,8 +222,6 @@ perf_stop() {
 	rm -f "$work/perf.data"
 }
 
-printf 'variant\tround\twall_ns\tpayload_bytes\ttx_packets\ttx_bytes\ttx_dropped\tcaptured\tfilter_received\tkernel_dropped\tcpu_user\tcpu_sys\tcpu_softirq\tcpu_idle\ttcpdump_cpu\thz\n' \
-	>"$out/runs.tsv"
 
 run_variant() {	# VARIANT ROUND
 	local v=$1 r=$2 b c0 c1 tp0=0 tp1=0 wall pk=0 pb=0 pd=0
@@ -263,6 +275,87 @@ run_variant() {	# VARIANT ROUND
 	sleep 1
 }
 
+# run_backend VARIANT ROUND: one run of a backend variant (see the top)
+run_backend() {
+	local v=$1 r=$2 b c0 c1 wall be args recs=0 lost=0 st
+	b=$(tobytes "$bytes")
+	case $v in
+	a) ;;
+	k?) be=kernel ;;
+	p?) be=bpf ;;
+	*) log "unknown backend variant $v"; return 2 ;;
+	esac
+	case $v in
+	a) ;;
+	?c) args=(write "$work/c.pcap") ;;
+	?d) args=(type cdc write "$work/c.pcap") ;;
+	?e) args=(snaplen 64 write "$work/c.pcap") ;;
+	?g) args=(filter "udp port 9" write /dev/null) ;;
+	*) log "unknown backend variant $v"; return 2 ;;
+	esac
+	if [ "$v" != a ]; then
+		"$smc" dump start dev smcd0 backend "$be" mode smcd "${args[@]}" \
+			background >"$work/start.log" 2>&1 ||
+			{ cat "$work/start.log" >&2; return 1; }
+	fi
+	c0=$(cpu_ticks)
+	transfer "$b" || { log "variant $v round $r: the transfer failed"; return 1; }
+	wall=$WALL
+	c1=$(cpu_ticks)
+	if [ "$v" != a ]; then
+		[ "${v#?}" != g ] || recs=$(stat_of smcd0 tx_packets)
+		"$smc" dump stop dev smcd0 >"$work/stop.log" 2>&1 ||
+			{ cat "$work/stop.log" >&2; return 1; }
+		if [ "${v#?}" = g ]; then
+			# the bpf backend's ring losses, from its stop summary
+			lost=$(sed -n 's/.*, lost \([0-9]*\) (ring full.*/\1/p' "$work/stop.log")
+		else
+			# records in the file and the numbers missing from it
+			st=$("$smc" -j dump stats "$work/c.pcap" | jq -r '.[0].total | "\(.records) \(.lost)"')
+			read -r recs lost <<<"$st"
+		fi
+	fi
+	rm -f "$work"/c.pcap*
+	read -r u0 n0 s0 i0 w0 q0 sq0 <<<"$c0"
+	read -r u1 n1 s1 i1 w1 q1 sq1 <<<"$c1"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		"$v" "$r" "$wall" $((2 * conns * b)) "$recs" "${lost:-0}" \
+		$((u1 + n1 - u0 - n0)) $((s1 + q1 - s0 - q0)) $((sq1 - sq0)) \
+		$((i1 + w1 - i0 - w0)) "$hz" >>"$out/backends.tsv"
+	log "backend variant $v round $r: $(awk -v w="$wall" -v b=$((2 * conns * b)) \
+		'BEGIN { printf "%.1f s, %.1f MB/s", w / 1e9, b / w * 1e3 }'), records $recs, lost ${lost:-0}"
+	sleep 1
+}
+
+# rounds_of FUNC VARIANTS: FUNC VARIANT ROUND for each variant of each
+# round, the order reversed every other round
+rounds_of() {
+	local fn=$1 vs=$2 r v order
+	for r in $(seq "$rounds"); do
+		order=$vs
+		[ $((r % 2)) = 0 ] && order=$(echo "$vs" | tr ' ' '\n' | tac | tr '\n' ' ')
+		for v in $order; do
+			"$fn" "$v" "$r"
+		done
+	done
+}
+
+if [ "${BENCH_GUEST:-}" = backends ]; then
+	{
+		echo "kernel $(uname -r)"
+		echo "cpus $(nproc)"
+		echo "smc $(modinfo -n smc)"
+	} >"$out/backends-info"
+	printf 'variant\tround\twall_ns\tpayload_bytes\trecords\tlost\tcpu_user\tcpu_sys\tcpu_softirq\tcpu_idle\thz\n' \
+		>"$out/backends.tsv"
+	log "backends: kernel $(uname -r), $conns connections x $bytes each way, $rounds rounds of: $bvariants"
+	rounds_of run_backend "$bvariants"
+	log "done"
+	exit 0
+fi
+
+printf 'variant\tround\twall_ns\tpayload_bytes\ttx_packets\ttx_bytes\ttx_dropped\tcaptured\tfilter_received\tkernel_dropped\tcpu_user\tcpu_sys\tcpu_softirq\tcpu_idle\ttcpdump_cpu\thz\n' \
+	>"$out/runs.tsv"
 {
 	echo "kernel $(uname -r)"
 	echo "cpus $(nproc)"
@@ -270,13 +363,7 @@ run_variant() {	# VARIANT ROUND
 	echo "cost_buffer $costbuf"
 } >"$out/guest-info"
 log "kernel $(uname -r), $(nproc) CPUs online, $conns connections x $bytes each way, $rounds rounds of: $variants"
-for r in $(seq "$rounds"); do
-	order=$variants
-	[ $((r % 2)) = 0 ] && order=$(echo "$variants" | tr ' ' '\n' | tac | tr '\n' ' ')
-	for v in $order; do
-		run_variant "$v" "$r"
-	done
-done
+rounds_of run_variant "$variants"
 
 # ---- completeness: every record of a full-speed run in the file? ----
 

@@ -87,6 +87,18 @@ if [ -z "${BENCH_RESULTS:-}" ]; then
 		[[ $seen == *" a "* ]] ||
 			echo "bench: BENCH_VARIANTS without a: no ratios, only the other figures" >&2
 	fi
+	[ -z "${BENCH_BACKENDS:-}" ] || [[ $BENCH_BACKENDS == [01] ]] ||
+		bad BENCH_BACKENDS "must be 0 or 1"
+	if [ -n "${BENCH_BACKEND_VARIANTS:-}" ]; then
+		seen=" "
+		for w in $BENCH_BACKEND_VARIANTS; do
+			[[ $w == @(a|[kp][cdeg]) ]] ||
+				bad BENCH_BACKEND_VARIANTS "must be variants from a kc kd ke kg pc pd pe pg"
+			[[ $seen != *" $w "* ]] || bad BENCH_BACKEND_VARIANTS "names $w twice"
+			seen+="$w "
+		done
+		[[ $seen == *" a "* ]] || bad BENCH_BACKEND_VARIANTS "must name a (the ratios' base)"
+	fi
 	res=$top/build/bench/$(date +%Y%m%d-%H%M%S)
 	mkdir -p "$res"
 	echo "bench: results in $res" >&2
@@ -102,7 +114,7 @@ if [ -z "${BENCH_RESULTS:-}" ]; then
 	make -s -C testsuite/tools >/dev/null
 
 	echo "bench: kernel-cost and completeness runs in QEMU (takes a while under TCG)" >&2
-	for v in BENCH_CONNS BENCH_BYTES BENCH_ROUNDS BENCH_VARIANTS \
+	for v in BENCH_CONNS BENCH_BYTES BENCH_ROUNDS BENCH_VARIANTS BENCH_BACKEND_VARIANTS \
 		 BENCH_COMPLETE_BYTES BENCH_COMPLETE_ROUNDS BENCH_BUFFERS BENCH_COST_BUFFER BENCH_PERF; do
 		[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 	done >"$res/guest.env"
@@ -118,16 +130,34 @@ if [ -z "${BENCH_RESULTS:-}" ]; then
 	else
 		echo "real" >"$res/clock"
 	fi
-	rc=0
-	testsuite/vm/run-vm --kernel "$bz" --mem "${BENCH_MEM:-8G}" --smp 2 \
-		"${qargs[@]}" --timeout "${BENCH_TIMEOUT:-14400}" --share "$res" -- \
-		bash -c "set -a; . /run/shared/guest.env; set +a; exec bash $top/scripts/bench-guest.sh /run/shared" \
-		>"$res/console.log" 2>&1 || rc=$?
-	grep '^bench-guest:' "$res/console.log" >&2 || true
-	if [ "$rc" != 0 ]; then
-		tail -40 "$res/console.log" >&2
-		echo "bench: the VM runs failed (exit $rc)" >&2
-		exit 1
+	# boot CONSOLE GUEST [RUN-VM OPTION]...: bench-guest.sh in a guest
+	# (BENCH_GUEST=GUEST), its console in $res/CONSOLE; exits on failure
+	boot() {
+		local con=$res/$1 guest=$2 rc=0
+		shift 2
+		testsuite/vm/run-vm "$@" --mem "${BENCH_MEM:-8G}" --smp 2 \
+			"${qargs[@]}" --timeout "${BENCH_TIMEOUT:-14400}" --share "$res" -- \
+			bash -c "set -a; . /run/shared/guest.env; BENCH_GUEST=$guest; set +a; exec bash $top/scripts/bench-guest.sh /run/shared" \
+			>"$con" 2>&1 || rc=$?
+		grep '^bench-guest:' "$con" >&2 || true
+		if [ "$rc" != 0 ]; then
+			tail -40 "$con" >&2
+			echo "bench: the VM runs failed (exit $rc, $con)" >&2
+			exit 1
+		fi
+	}
+	boot console.log "" --kernel "$bz"
+
+	if [ "${BENCH_BACKENDS:-1}" != 0 ]; then
+		# Debian's kernel with smc-dump-dkms's modules: the smc-dummy
+		# kind and BTF for the smc module, so both backends on one kernel
+		echo "bench: backends kernel and bpf on Debian's kernel with smc-dump-dkms's modules (make deb, the DKMS build)" >&2
+		bash scripts/make-deb.sh >"$res/deb.log" 2>&1 ||
+			{ tail -20 "$res/deb.log" >&2; echo "bench: make deb failed" >&2; exit 1; }
+		deb=$(ls build/deb/smc-dump-dkms_*_all.deb | tail -n 1)
+		lib=$(bash scripts/stock-dkms.sh "$deb" 2>"$res/dkms.log") ||
+			{ tail -20 "$res/dkms.log" >&2; echo "bench: the DKMS build failed" >&2; exit 1; }
+		boot backends-console.log backends --stock --stock-lib "$lib"
 	fi
 
 	if [ "${BENCH_DECODER:-1}" != 0 ]; then
@@ -160,6 +190,9 @@ COLS = {
                  "kernel_dropped", "cpu_user", "cpu_sys", "cpu_softirq",
                  "cpu_idle", "tcpdump_cpu", "hz"),
                  ("round", "wall_ns", "payload_bytes", "hz")),
+    "backends.tsv": ("variant", ("round", "wall_ns", "payload_bytes", "records",
+                     "lost", "cpu_user", "cpu_sys", "cpu_softirq", "cpu_idle", "hz"),
+                     ("round", "wall_ns", "payload_bytes", "hz")),
     "complete.tsv": ("buffer", ("round", "wall_ns", "payload_bytes",
                      "tx_packets", "tx_dropped", "captured", "kernel_dropped",
                      "in_file", "seq_missing", "file_bytes"),
@@ -189,9 +222,9 @@ def rows(name):
                 bad("%s line %d: %s is %s" % (name, i, k, r[k]))
     return rs
 
-def info():
+def info(name="guest-info"):
     d = {}
-    p = os.path.join(res, "guest-info")
+    p = os.path.join(res, name)
     if os.path.exists(p):
         for line in open(p):
             k, _, v = line.strip().partition(" ")
@@ -218,6 +251,10 @@ names = {
 }
 targets = {"b": 0.98, "d": 0.90, "h": 0.98}
 F = lambda r, k: float(r[k])
+
+def kern(r):
+    """the guest's system + softirq time per byte moved"""
+    return (F(r, "cpu_sys") + F(r, "cpu_softirq")) / F(r, "payload_bytes")
 
 by = {}
 for r in runs:
@@ -274,8 +311,6 @@ if "a" in by:
     print("-" * 118)
     ratio = {}
     kcpu = {}
-    def kern(r):
-        return (F(r, "cpu_sys") + F(r, "cpu_softirq")) / F(r, "payload_bytes")
     for v in sorted(by):
         rs = [(by[v][k], a[k]) for k in sorted(by[v]) if k in a]
         if not rs:
@@ -356,6 +391,66 @@ if comp:
           " record of the file; tcpdump kernel drop: its 'packets dropped by"
           " kernel' (ring full); tx_dropped: records the kernel could not"
           " build (no memory).")
+
+brs = rows("backends.tsv")
+bby = {}
+for r in brs:
+    bby.setdefault(r["variant"], {})[int(r["round"])] = r
+if "a" in bby:
+    bi = info("backends-info")
+    a = bby["a"]
+    r0 = next(iter(a.values()))
+    print()
+    print("4. Backends side by side: Debian's kernel %s with smc-dump-dkms's"
+          " modules (the smc-dummy kind and BTF for smc.ko), %.0f MiB per run,"
+          " rounds: %d; `smc dump start dev smcd0 mode smcd ... background`"
+          " with backend kernel (k) or bpf (p); ratio: throughput over (a)'s"
+          " in the same round, median [min..max]."
+          % (bi.get("kernel", "?"), F(r0, "payload_bytes") / 2**20, len(a)))
+    print()
+    bnames = {"a": "(a) no capture",
+              "c": "all records to tmpfs", "d": "type cdc, tmpfs",
+              "e": "snaplen 64, tmpfs", "g": "filter that drops all"}
+    fmt = "%-38s %6s %15s %8s %9s %8s"
+    print(fmt % ("variant", "ratio", "[min..max]", "kern CPU", "records", "lost"))
+    print(fmt % ("", "", "", "per byte", "", "records"))
+    print("-" * 90)
+    bratio = {}
+    blost = {}
+    order = ["a"] + [b + x for x in "cdeg" for b in "kp"]
+    for v in order + sorted(set(bby) - set(order)):
+        if v not in bby:
+            continue
+        rs = [(bby[v][k], a[k]) for k in sorted(bby[v]) if k in a]
+        if not rs:
+            continue
+        ratios = [F(ra, "wall_ns") / F(r, "wall_ns") for r, ra in rs]
+        kr = [kern(r) / kern(ra) for r, ra in rs if kern(ra) > 0]
+        m = med(ratios)
+        bratio[v] = m
+        name = bnames["a"] if v == "a" else "(%s) %s: %s" % (
+            v, "kernel" if v[0] == "k" else "bpf", bnames.get(v[1:], v[1:]))
+        recs = med([F(r, "records") for r, _ in rs])
+        lost = [F(r, "lost") / (F(r, "records") + F(r, "lost"))
+                for r, _ in rs if F(r, "records") + F(r, "lost") > 0]
+        blost[v] = med(lost) if lost else 0.0
+        print("%-38s %6.3f %15s %7.2fx %9.0f %8s" % (
+            name, m, "[%.3f..%.3f]" % (min(ratios), max(ratios)),
+            med(kr) if kr else float("nan"), recs,
+            ("%.1f%%" % (100 * med(lost))) if lost else "-"))
+    print()
+    print("   records: in the file (c, d, e) or sent to the link (g), median;"
+          " lost: numbers missing from the file's seq (c, d, e: the bpf ring"
+          " or tcpdump's ring was full) or the bpf backend's ring losses at stop"
+          " (g), of records plus lost.")
+    if "kc" in bratio and "pc" in bratio:
+        print("   Full capture: bpf %.3f against kernel %.3f of (a)'s throughput,"
+              " losing %.1f%% and %.1f%% of the records: the %s backend costs the"
+              " sender less%s."
+              % (bratio["pc"], bratio["kc"], 100 * blost["pc"], 100 * blost["kc"],
+                 "bpf" if bratio["pc"] > bratio["kc"] else "kernel",
+                 "" if max(blost["pc"], blost["kc"]) < 0.01 else
+                 " (for the records it kept: a capture that loses records does less work)"))
 
 dec = os.path.join(res, "decoder.txt")
 if os.path.exists(dec):

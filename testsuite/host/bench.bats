@@ -21,7 +21,9 @@ tab() { local IFS=$'\t'; echo "$*"; }
 		 "BENCH_PERF=0" "BENCH_TIMEOUT=-1" "BENCH_BYTES=8589934592G" \
 		 "BENCH_CONNS=99999999999999999999" "BENCH_MEM=banana" \
 		 "BENCH_BUFFERS=default foo" "BENCH_VARIANTS=a z" \
-		 "BENCH_VARIANTS=a b a"; do
+		 "BENCH_VARIANTS=a b a" "BENCH_BACKENDS=2" \
+		 "BENCH_BACKEND_VARIANTS=kc pc" "BENCH_BACKEND_VARIANTS=a kx" \
+		 "BENCH_BACKEND_VARIANTS=a kc kc"; do
 		run --separate-stderr env "$v" bash "$TOP/scripts/bench.sh"
 		[ "$status" -eq 2 ] || { echo "$v: exit $status"; false; }
 		[[ $stderr == "bench: $v "@(must|names)* ]] ||
@@ -59,10 +61,29 @@ tab() { local IFS=$'\t'; echo "$*"; }
 		tab 65536 1 1000000000 1073741824 1000 0 1000 0 1000 0 999 0 1
 	} >res/complete.tsv
 
+	{
+		tab variant round wall_ns payload_bytes records lost cpu_user \
+		    cpu_sys cpu_softirq cpu_idle hz
+		# (a) 1.0 s and 1.25 s; (kc) 2.0 s and 2.5 s: 0.500 both; (pc)
+		# 1.25 s and 1.5625 s: 0.800 both, 100 lost of 1000: 10.0 %
+		tab a 1 1000000000 2147483648 0 0 1 100 0 0 100
+		tab a 2 1250000000 2147483648 0 0 1 100 0 0 100
+		tab kc 1 2000000000 2147483648 1000 0 1 200 0 0 100
+		tab kc 2 2500000000 2147483648 1000 0 1 200 0 0 100
+		tab pc 1 1250000000 2147483648 900 100 1 100 0 0 100
+		tab pc 2 1562500000 2147483648 900 100 1 100 0 0 100
+	} >res/backends.tsv
+	printf 'kernel 6.12.117+deb12-amd64\ncpus 2\n' >res/backends-info
+
 	run --separate-stderr env BENCH_RESULTS=res bash "$TOP/scripts/bench.sh"
 	[ "$status" -eq 0 ]
 	echo "$output"
 	[[ $output == *"-B 65536 (64 MiB)"* ]]
+	[[ $output == *"4. Backends side by side: Debian's kernel 6.12.117+deb12-amd64 "* ]]
+	grep -E '^\(a\) no capture +1\.000 +\[1\.000\.\.1\.000\] +1\.00x +0 +-$' <<<"$output"
+	grep -E '^\(kc\) kernel: all records to tmpfs +0\.500 +\[0\.500\.\.0\.500\] +2\.00x +1000 +0\.0%$' <<<"$output"
+	grep -E '^\(pc\) bpf: all records to tmpfs +0\.800 +\[0\.800\.\.0\.800\] +1\.00x +900 +10\.0%$' <<<"$output"
+	grep -F "Full capture: bpf 0.800 against kernel 0.500 of (a)'s throughput, losing 10.0% and 0.0% of the records: the bpf backend costs the sender less (for the records it kept" <<<"$output"
 	grep -E '^\(b\) link, no tap +0\.995 +\[0\.990\.\.1\.000\] +>=0\.98 ok ' <<<"$output"
 	grep -E '^\(d\) capture cdc, tcpdump -w tmpfs +0\.800 +\[0\.800\.\.0\.800\] +>=0\.90 MISS .* 20\.0% ' <<<"$output"
 	grep -E '^default \(2 MiB\) +1000 +750 +250 +25\.00% +250 +240 +10 ' <<<"$output"
