@@ -7,7 +7,7 @@
 # the kernel log themselves too, so that a report names the test that
 # caused it.
 #
-#   SMC_DUMP_STRESS_SECS  length of the stress (default 90)
+#   SMC_DUMP_STRESS_SECS  length of the stress (default 120)
 #   SMC_DUMP_FUZZ_SEED    seed of the netlink fuzz (default: the time,
 #                         printed; replay a failure with it)
 #   SMC_DUMP_FUZZ_ITERS / SMC_DUMP_FUZZ_SECS  its bounds (3000 / 60)
@@ -249,7 +249,7 @@ netns_loop() {
 }
 
 @test "stress: 32 SMC-D connections while links, filters, tcpdump and netns churn" {
-	secs=${SMC_DUMP_STRESS_SECS:-90}
+	secs=${SMC_DUMP_STRESS_SECS:-120}
 	d=$BATS_TEST_TMPDIR
 	echo "$(nproc) CPUs online, ${secs} s of stress"
 	end=$(($(date +%s) + secs))
