@@ -851,7 +851,7 @@ static void print_summary(struct capture *c, const struct rtnl_link *l,
 		bpf_cap_counts(c->bpf, &made, &lost);
 		snprintf(txd, sizeof(txd), "%" PRIu64, lost);
 		fprintf(stderr,
-			"smc dump: %s: %s %s on %s, %s dropped by the kernel; the bpf backend delivered %s records, lost %s (ring full: seq gaps)\n",
+			"smc dump: %s: %s %s on %s, %s dropped by the kernel; the bpf backend delivered %s records, lost %s (ring full or refused by the link: seq gaps)\n",
 			c->name, cap, c->o->mode == CAP_ALL ? "packets captured" :
 			"records captured", c->o->mode == CAP_ALL ? "any" : "the link",
 			kd, txp, txd);

@@ -314,11 +314,13 @@ static __always_inline void emit(const struct smc_bpf_rec *t,
 }
 
 /* The records of one data block: contiguous ranges of the ring buffer,
- * none longer than SMC_BPF_MAX_PAYLOAD, each with its cursor
+ * none longer than @max (SMC_BPF_MAX_PAYLOAD or, for IPv6,
+ * SMC_BPF_MAX_PAYLOAD_V6), each with its cursor
  */
 struct chunk_ctx {
 	struct smc_bpf_rec t;
 	const __u8 *ring;
+	__u32 max;
 	__u32 buflen;
 	__u32 pos;
 	__u32 left;
@@ -334,8 +336,8 @@ static long data_chunk(__u32 i, void *arg)
 		return 1;
 	if (n > c->buflen - c->pos)
 		n = c->buflen - c->pos;
-	if (n > SMC_BPF_MAX_PAYLOAD)
-		n = SMC_BPF_MAX_PAYLOAD;
+	if (n > c->max)
+		n = c->max;
 	cap = n;
 	c->t.flags &= ~SMC_DUMP_F_TRUNC;
 	if (cfg_snaplen && n > cfg_snaplen) {
@@ -370,11 +372,13 @@ static __always_inline void data_records(struct smc_connection___x *conn,
 	c.t.flags = rx ? SMC_DUMP_F_RX : 0;
 	c.t.buflen = buflen;
 	c.ring = ring;
+	c.max = c.t.family == AF_INET6 ? SMC_BPF_MAX_PAYLOAD_V6 :
+		SMC_BPF_MAX_PAYLOAD;
 	c.buflen = buflen;
 	c.pos = from.count;
 	c.left = len;
 	c.wrap = from.wrap;
-	bpf_loop(len / SMC_BPF_MAX_PAYLOAD + 2, data_chunk, &c, 0);
+	bpf_loop(len / SMC_BPF_MAX_PAYLOAD_V6 + 2, data_chunk, &c, 0);
 }
 
 /* smc_curs_diff(): bytes from @old to @new in a ring of @size */

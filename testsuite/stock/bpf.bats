@@ -64,7 +64,7 @@ cj() {
 # stop_summary: the numbers of the stop's summary line: captured,
 # delivered, lost
 stop_summary() {
-	sed -n 's/^smc dump: [^:]*: \([0-9]*\) records captured on the link, 0 dropped by the kernel; the bpf backend delivered \([0-9]*\) records, lost \([0-9]*\) (ring full: seq gaps)$/\1 \2 \3/p' \
+	sed -n 's/^smc dump: [^:]*: \([0-9]*\) records captured on the link, 0 dropped by the kernel; the bpf backend delivered \([0-9]*\) records, lost \([0-9]*\) (ring full or refused by the link: seq gaps)$/\1 \2 \3/p' \
 		<<<"$1"
 }
 
@@ -198,7 +198,7 @@ stop_summary() {
 	cat "$err"
 	nothing_left
 	port=$(awk '/^listening/ { print $2 }' "$BATS_TEST_TMPDIR/srv.out")
-	deliv=$(sed -n 's/^smc dump: [^ ]*: [0-9]* packets captured on any, 0 dropped by the kernel; the bpf backend delivered \([0-9]*\) records, lost 0 (ring full: seq gaps)$/\1/p' "$err")
+	deliv=$(sed -n 's/^smc dump: [^ ]*: [0-9]* packets captured on any, 0 dropped by the kernel; the bpf backend delivered \([0-9]*\) records, lost 0 (ring full or refused by the link: seq gaps)$/\1/p' "$err")
 	[ "$deliv" -gt 0 ]
 	# tcpdump -i any: the handshake (SYN and SYN-ACK) and the records
 	# (UDP with the connection's port) in one file
