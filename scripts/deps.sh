@@ -35,6 +35,7 @@ stamp=/var/lib/smc-dump-deps.stamp
 want="$(echo $PKGS) $KSRC>=$KSRC_MIN"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
    dpkg -s $PKGS >/dev/null 2>&1 && ksrc_ok; then
+	echo "deps: every package is installed already, apt not run (rm $stamp to run it again)"
 	exit 0
 fi
 
