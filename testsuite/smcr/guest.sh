@@ -23,6 +23,11 @@ out=/run/shared/$role
 if [ "$role" = server ]; then me=192.0.2.1 peer=192.0.2.2; else me=192.0.2.2 peer=192.0.2.1; fi
 
 set -x
+# Debian's kernel (SMCR_BED=stock-dkms) has these as modules, and no udev
+# loads them; the test kernel has them built in
+if [ -f "/lib/modules/$(uname -r)/modules.dep" ]; then
+	modprobe -a virtio_net smc smc_diag rdma_rxe || exit 1
+fi
 ip link set eth0 up
 ip addr add $me/24 dev eth0
 $rdma link add rxe0 type rxe netdev eth0 || exit 1
@@ -77,7 +82,10 @@ cp /tmp/smcr.pcap $out-smcr.pcap
 # smc check over SMC-R (issue 20), after the captures and the counters
 # above: the server's view of one connection on port 5202, the client's
 # of the same; then the kernel's devices and link groups
+# The server's check waits 10 s for the connection: it starts only when
+# the client has finished its own work above and waits for it.
 if [ "$role" = server ]; then
+	for i in $(seq 1200); do [ -e /run/shared/client-at-check ] && break; sleep 0.5; done
 	$smc -j check server 5202 >$out-check.json 2>$out-check.err &
 	cp=$!
 	for i in $(seq 100); do
@@ -88,6 +96,7 @@ if [ "$role" = server ]; then
 	wait $cp
 	echo $? >$out-check.rc
 else
+	touch /run/shared/client-at-check
 	for i in $(seq 240); do [ -e /run/shared/check-ready ] && break; sleep 0.5; done
 	$smc -j check $peer 5202 >$out-check.json 2>$out-check.err
 	echo $? >$out-check.rc
