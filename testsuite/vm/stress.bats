@@ -157,12 +157,13 @@ random_filter() {
 }
 
 # link_loop END DIR: init_net links created, changed and deleted, tcpdump
-# started on them and stopped, until END
+# started on them and stopped, until END and at least 3 links made (a slow
+# host gets the same minimum of churn, only later)
 link_loop() {
 	local end=$1 d=$2 n=0 l tp ops=0
 	declare -A tcp
 	set +e	# failures are logged, not fatal to the loop
-	while [ "$(date +%s)" -lt "$end" ]; do
+	while [ "$(date +%s)" -lt "$end" ] || [ "$n" -lt 3 ]; do
 		l=sd$((RANDOM % 4))
 		ops=$((ops + 1))
 		case $((RANDOM % 6)) in
@@ -206,11 +207,12 @@ link_loop() {
 }
 
 # netns_loop END DIR: namespaces with links, tcpdump and SMC-D
-# connections in them, deleted while the traffic runs, until END
+# connections in them, deleted while the traffic runs, until END and at
+# least 3 namespaces
 netns_loop() {
 	local end=$1 d=$2 k=0 ns pids rc
 	set +e	# failures are logged, not fatal to the loop
-	while [ "$(date +%s)" -lt "$end" ]; do
+	while [ "$(date +%s)" -lt "$end" ] || [ "$k" -lt 3 ]; do
 		k=$((k + 1))
 		ns=stress$k
 		{ ip netns add $ns &&
