@@ -309,62 +309,24 @@ PY
 	grep -q "^0 packets captured" $BATS_TEST_TMPDIR/any.log
 }
 
-@test "lifecycle: delete the link, stop tcpdump, delete the netns under load" {
-	ip netns add load
-	ip -n load link set lo up
-	ip netns exec load "$NL" add smcd0
-	ip netns exec load "$NL" add smcd1 snaplen 100
-	ip -n load link set smcd0 up
-	ip -n load link set smcd1 up
-	ip netns exec load "$SMC" ueid show >/dev/null
-	capture_start smcd0 $BATS_TEST_TMPDIR/l0.pcap load
-	ip netns exec load tcpdump -i smcd1 -w /dev/null 2>/dev/null &
-	tpid=$!
-	ip netns exec load "$TRAFFIC" server -a 127.0.0.1 -p 5300 -n 64M -c 8 -T 300 --allow-fallback >$BATS_TEST_TMPDIR/ls.out 2>&1 &
-	spid=$!
-	sleep 1
-	ip netns exec load "$TRAFFIC" client -a 127.0.0.1 -p 5300 -n 64M -c 8 -T 300 --allow-fallback >$BATS_TEST_TMPDIR/lc.out 2>&1 &
-	cpid=$!
-	sleep 3
-	kill -TERM $tpid
-	ip -n load link del smcd1
-	sleep 1
-	ip -n load link del smcd0
-	kill -TERM $CAP_PID
-	wait $CAP_PID || true
-	sleep 1
-	kill $cpid $spid 2>/dev/null || true
-	wait $cpid $spid 2>/dev/null || true
-	# a second round: links and tcpdump gone while the netns itself dies
-	ip netns exec load "$NL" add smcd2
-	ip -n load link set smcd2 up
-	ip netns exec load tcpdump -i smcd2 -w /dev/null 2>/dev/null &
-	ip netns exec load "$TRAFFIC" server -a 127.0.0.1 -p 5301 -n 64M -c 8 -T 300 --allow-fallback >/dev/null 2>&1 &
-	sleep 1
-	ip netns exec load "$TRAFFIC" client -a 127.0.0.1 -p 5301 -n 64M -c 8 -T 300 --allow-fallback >/dev/null 2>&1 &
-	sleep 3
-	pkill -f "smc-traffic" || true
-	pkill tcpdump || true
-	wait || true
-	timeout 60 ip netns del load
-	run ip netns list
-	[[ "$output" != *load* ]]
-}
-
 @test "slow reader: a plain AF_PACKET socket read late gets the right bytes" {
 	"$NL" add smcd0
 	ip link set smcd0 up
 	d=$BATS_TEST_TMPDIR
-	# reads nothing for 3 s while the traffic reuses the SMC buffers, then
-	# drains the socket and writes what it got as a pcap
+	# once the first record is queued (the traffic runs: on a loaded host
+	# its start takes seconds), reads nothing for 3 s while the traffic
+	# reuses the SMC buffers, then drains the socket until 5 s pass without
+	# a record and writes what it got as a pcap
 	python3 - $d/slow.pcap >$d/slow.log 2>&1 <<'PY' &
 import socket, struct, sys, time
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 << 20)
 s.bind(("smcd0", 0))
 open(sys.argv[1] + ".ready", "w").close()
+s.settimeout(300)
+s.recv(1, socket.MSG_PEEK)
 time.sleep(3)
-s.settimeout(2)
+s.settimeout(5)
 out = open(sys.argv[1], "wb")
 out.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, 1))
 n = 0

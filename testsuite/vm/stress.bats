@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Stress and netlink fuzz of smc-dummy and SMC dump in the debug test
-# kernel (issue 9). The runner (run-vm) also fails the whole run on any
+# Stress, netlink fuzz and links, tcpdump and netns ended under load, of
+# smc-dummy and SMC dump in the debug test kernel (issue 9). The runner (run-vm) also fails the whole run on any
 # WARNING, BUG, KASAN, lockdep, RCU or kmemleak report; these tests check
 # the kernel log themselves too, so that a report names the test that
 # caused it.
@@ -104,6 +104,50 @@ smc_dummy_links() {
 	[ -z "$output" ]
 	timeout 60 ip netns del fuzz
 	kernel_log_clean
+}
+
+# (from kernel-dump.bats, which make check runs on the non-debug stock-dkms
+# bed: this one is the debug kernel's, the paths that end under load)
+@test "lifecycle: delete the link, stop tcpdump, delete the netns under load" {
+	ip netns add load
+	ip -n load link set lo up
+	ip netns exec load "$NL" add smcd0
+	ip netns exec load "$NL" add smcd1 snaplen 100
+	ip -n load link set smcd0 up
+	ip -n load link set smcd1 up
+	ip netns exec load "$SMC" ueid show >/dev/null
+	capture_start smcd0 $BATS_TEST_TMPDIR/l0.pcap load
+	ip netns exec load tcpdump -i smcd1 -w /dev/null 2>/dev/null &
+	tpid=$!
+	ip netns exec load "$TRAFFIC" server -a 127.0.0.1 -p 5300 -n 64M -c 8 -T 300 --allow-fallback >$BATS_TEST_TMPDIR/ls.out 2>&1 &
+	spid=$!
+	sleep 1
+	ip netns exec load "$TRAFFIC" client -a 127.0.0.1 -p 5300 -n 64M -c 8 -T 300 --allow-fallback >$BATS_TEST_TMPDIR/lc.out 2>&1 &
+	cpid=$!
+	sleep 3
+	kill -TERM $tpid
+	ip -n load link del smcd1
+	sleep 1
+	ip -n load link del smcd0
+	kill -TERM $CAP_PID
+	wait $CAP_PID || true
+	sleep 1
+	kill $cpid $spid 2>/dev/null || true
+	wait $cpid $spid 2>/dev/null || true
+	# a second round: links and tcpdump gone while the netns itself dies
+	ip netns exec load "$NL" add smcd2
+	ip -n load link set smcd2 up
+	ip netns exec load tcpdump -i smcd2 -w /dev/null 2>/dev/null &
+	ip netns exec load "$TRAFFIC" server -a 127.0.0.1 -p 5301 -n 64M -c 8 -T 300 --allow-fallback >/dev/null 2>&1 &
+	sleep 1
+	ip netns exec load "$TRAFFIC" client -a 127.0.0.1 -p 5301 -n 64M -c 8 -T 300 --allow-fallback >/dev/null 2>&1 &
+	sleep 3
+	pkill -f "smc-traffic" || true
+	pkill tcpdump || true
+	wait || true
+	timeout 60 ip netns del load
+	run ip netns list
+	[[ "$output" != *load* ]]
 }
 
 # ---- the stress ----
