@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# SMC-R link failover (issue 16.1): two guests with two NICs and two
+# Soft-RoCE devices each, so that their SMC-Rv2 link group has two links;
+# the client sets the NIC of its connection's link down while BYTES move
+# each way (./failover.sh). SMC moves the connection to the other link and
+# writes again what was sent but not confirmed, from tx_curs_fin
+# (smc_switch_cursor()); the series gives those records the offsets of
+# their first send (smc_dump_tx_rewind()), so each capture must hold the
+# streams whole and equal to what was sent, the bytes sent twice as
+# overlaps with the same bytes, never as data at later offsets.
+# Runs on the host: `bats testsuite/smcr` (make check runs it; SMCR_BED as
+# for smcr.bats).
+
+TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+RES=$TOP/build/smcr-failover
+BYTES=64M
+NBYTES=$((64 * 1048576))
+
+have_bed() {
+	[ "${SMCR_BED:-test}" != test ] || [ -f "$TOP/build/kernel-test/bzImage" ]
+}
+
+setup_file() {
+	have_bed || return 0
+	SMCR_SCENARIO=failover "$TOP/testsuite/smcr/run" "$RES" "$BYTES" \
+		>"$BATS_FILE_TMPDIR/run.log" 2>&1
+	echo $? >"$BATS_FILE_TMPDIR/run.rc"
+}
+
+setup() {
+	have_bed || skip "no test kernel (make kernel)"
+}
+
+@test "failover: the client set its connection's link down mid-transfer, both ends finished over the other link" {
+	cat "$BATS_FILE_TMPDIR/run.log" "$RES/client-events.txt"
+	# the server's tasks still blocked on the deleted link (failover.sh)
+	cat "$RES/server-blocked.txt" || true
+	[ "$(cat "$BATS_FILE_TMPDIR/run.rc")" -eq 0 ]
+	grep -q "^result ok" "$RES/server-traffic.out"
+	grep -q "^result ok" "$RES/client-traffic.out"
+	# two links in the link group while the data flowed, one per device
+	jq -e '[.[] | select(.mode == "SMC-R" and .version == 2)] | length == 1 and
+		(.[0].links | length == 2 and
+		 ([.[].ibdev] | sort) == ["rxe0", "rxe1"])' "$RES/client-lg-before.json"
+	# the NIC of the connection's link went down before the transfer ended
+	read -r ibdev dev <"$RES/client-downed.txt"
+	echo "connection on $ibdev, $dev set down"
+	grep -q " downed $dev$" "$RES/client-events.txt"
+	[ "$(grep -c ' end rc 0$' "$RES/client-events.txt")" -eq 1 ]
+	# after it: the link of the other device only
+	jq -e --arg d "$ibdev" '[.[] | select(.mode == "SMC-R")] | length == 1 and
+		(.[0].links | length == 1 and .[0].ibdev != $d)' "$RES/client-lg-after.json"
+	# the client's kernel said so, naming the device of the link
+	grep -q "link removed: .* ibdev $ibdev, " "$RES/client-smc-dmesg.txt"
+	# SMC carried it all: one SMC-Rv2 connection, its bytes by the counters
+	for side in server client; do
+		role=$side
+		[ $(( $(jq ".[0].smcr.$role.v2_success" "$RES/$side-stats-after.json") -
+		      $(jq ".[0].smcr.$role.v2_success" "$RES/$side-stats-before.json") )) -eq 1 ]
+		grep -q "^conn 0 smc (tcp bytes" "$RES/$side-traffic.out"
+	done
+}
+
+@test "failover: each capture holds both streams whole, equal to what was sent" {
+	local side js sent got
+	for side in server client; do
+		# the independent parser: SHA-256 of each reassembled stream
+		js=$RES/$side-check.json
+		jq -c 'del(.streams, .endpoints)' "$js"
+		sent=$(awk '$1 == "conn" && $3 == "tx" { print $7 }' "$RES/$side-traffic.out")
+		got=$(awk '$1 == "conn" && $3 == "rx" { print $7 }' "$RES/$side-traffic.out")
+		[ "$(jq -r '.streams[] | select(.dir == "tx") | .sha256' "$js")" = "$sent" ]
+		[ "$(jq -r '.streams[] | select(.dir == "rx") | .sha256' "$js")" = "$got" ]
+		[ "$(jq '[.streams[] | select(.bytes != '$NBYTES' or .holes > 0 or .first_offset != 0)] | length' "$js")" -eq 0 ]
+		[ "$(jq .seq_gaps "$js")" -eq 0 ]
+		[ "$(jq '.[0].stats64.tx.dropped' "$RES/$side-link.json")" -eq 0 ]
+		# smc dump follow: no hole, nothing past the end, no conflict
+		[ "$(cat "$RES/$side-follow.rc")" -eq 0 ]
+		jq -e --argjson n $NBYTES '.[0].connections | length == 1 and
+			all(.[] | .tx, .rx; .start == 0 and .end == $n and
+			    .hole_bytes == 0 and .overlaps_differing == 0 and
+			    .beyond_max_gap == 0)' "$RES/$side-follow.json"
+	done
+}
+
+@test "failover: bytes sent again carry the offsets of their first send, with the same bytes" {
+	local n
+	# every overlap either capture holds is of equal bytes
+	for side in server client; do
+		jq -e '[.[0].connections[] | .tx, .rx | .overlap_ranges[] | select(.same | not)] |
+			length == 0' "$RES/$side-follow.json"
+	done
+	# and the switch did send bytes again: data records of the senders'
+	# tx streams overlap what they recorded before the link went down
+	n=$(jq -s '[.[][0].connections[].tx.overlap_bytes] | add' \
+		"$RES/server-follow.json" "$RES/client-follow.json")
+	echo "bytes sent again: $n"
+	[ "$n" -gt 0 ]
+}
