@@ -227,10 +227,12 @@ capture_check() {
 		sleep 0.2
 	done
 	transfer 127.0.0.1 1M 1
-	sleep 0.5
+	captures_settle $d/{smcr0,cdc0,snap0,raw0}.pcap
 	for l in smcr0 cdc0 snap0 raw0; do eval "kill -TERM \$pid_$l"; done
 	wait
 	for l in smcr0 cdc0 snap0 raw0; do
+		cat $d/$l.log
+		grep -q "^0 packets dropped by kernel" $d/$l.log
 		python3 "$CHECK" $d/$l.pcap >$d/$l.json
 		jq -c 'del(.streams, .endpoints)' $d/$l.json
 	done

@@ -60,16 +60,15 @@ capture_start() {
 	return 1
 }
 
-# capture_stop: end tcpdump, let it flush; fails if it lost packets.
-# libpcap's TPACKET_V3 ring hands a block to tcpdump when it is full or
-# after its timeout (1 s by default): a record still in an open block when
-# tcpdump gets SIGTERM never reaches the file. tcpdump -U writes each
-# record as it gets it, so wait until the file has not grown for longer
-# than that timeout (at most 30 s).
-capture_stop() {
+# captures_settle FILE...: wait until no FILE has grown for longer than
+# libpcap's block timeout (at most 30 s). libpcap's TPACKET_V3 ring hands
+# a block to tcpdump when it is full or after its timeout (1 s by
+# default): a record still in an open block when tcpdump gets SIGTERM
+# never reaches the file, and tcpdump -U writes each record as it gets it.
+captures_settle() {
 	local size last=-1 still=0 i
 	for i in $(seq 150); do
-		size=$(stat -c %s "$CAP_FILE" 2>/dev/null || echo 0)
+		size=$(stat -c %s "$@" 2>/dev/null | paste -sd+ || echo 0)
 		if [ "$size" = "$last" ]; then
 			still=$((still + 1))
 			[ $still -ge 8 ] && break
@@ -79,6 +78,11 @@ capture_stop() {
 		last=$size
 		sleep 0.2
 	done
+}
+
+# capture_stop: end tcpdump, let it flush; fails if it lost packets.
+capture_stop() {
+	captures_settle "$CAP_FILE"
 	kill -TERM "$CAP_PID"
 	wait "$CAP_PID" || true
 	cat "$CAP_FILE.log"
