@@ -1,22 +1,22 @@
 #!/bin/bash
 # make check: every tier, one tally.
 #
-# First, one after the other: the Debian packages (make deb, lintian), the
-# DKMS build of smc-dump-dkms for Debian's kernel, and the VM runner and
-# SMC-R tests (two guests on that kernel with the DKMS-built modules; they
-# write the real SMC-R captures under build/smcr-results that the host
-# tier's Wireshark comparison reads). Then two lanes at once, each mostly
-# one QEMU guest, so that the two CPUs both work:
+# First the VM runner's own tests (short boots) beside the Debian packages
+# (make deb, lintian) and the DKMS build of smc-dump-dkms for Debian's
+# kernel; then the SMC-R tests (two guests on that kernel with the
+# DKMS-built modules; they write the real SMC-R captures under
+# build/smcr-results that the host tier's Wireshark comparison reads).
+# Then two lanes at once, each mostly one QEMU guest:
 #   lane "debug": the VM tests of testsuite/vm/debug-files in one boot of
-#     the debug test kernel (KASAN, lockdep, kmemleak);
-#   lane "main": the host tests, the stock-kernel tests (one boot of
-#     Debian's unmodified kernel), then the packages' tests and the other
+#     the debug test kernel (KASAN, lockdep, kmemleak), then the
+#     stock-kernel tests (one boot of Debian's unmodified kernel);
+#   the main lane: the host tests, then the packages' tests and the other
 #     VM test files in one boot of Debian's kernel with the DKMS-built
 #     modules (testsuite/stock-dkms/tier).
-# Every line a tier prints comes as it comes; the debug lane's lines start
-# with "debug| ". Each tier's time, then the closing tally
-# "N passed, N failed, N skipped". Exit status 0 only if nothing failed
-# and every tier ran and exited 0.
+# Every line a tier prints comes as it comes; a background lane's lines
+# start with "runner| " or "debug| ". Each tier's time, then the closing
+# tally "N passed, N failed, N skipped". Exit status 0 only if nothing
+# failed and every tier ran and exited 0.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -38,34 +38,47 @@ tier() {
 	echo "$rc $(( $(date +%s) - t0 ))" >"$logs/$name.rc"
 }
 
-order+=(deb dkms smcr)
+# lane LABEL FUNCTION: run FUNCTION in the background, its lines prefixed
+# with "LABEL| "; LANE_PID is its pid
+lane() {
+	"$2" 2>&1 | sed -u "s/^/$1| /" &
+	LANE_PID=$!
+}
+
+# the VM runner's own tests (a few short boots) beside the package builds
+runner() {
+	tier runner "VM runner tests" bats --print-output-on-failure testsuite/vmrunner
+}
+order+=(runner deb dkms smcr)
+lane runner runner
+runner_pid=$LANE_PID
 tier deb "Debian packages (make deb: dpkg-buildpackage, lintian)" \
 	bash scripts/make-deb.sh
 dkms_deb=$(ls build/deb/smc-dump-dkms_*_all.deb 2>/dev/null | tail -n 1)
 tier dkms "DKMS build of smc-dump-dkms for Debian's kernel" \
 	bash scripts/stock-dkms.sh "${dkms_deb:-build/deb/no-smc-dump-dkms.deb}"
-tier smcr "VM runner and SMC-R tests (two guests on Debian's kernel with the DKMS-built modules)" \
+wait "$runner_pid"
+tier smcr "SMC-R tests (two guests on Debian's kernel with the DKMS-built modules)" \
 	env SMCR_BED=stock-dkms SMCR_DKMS_DEB="${dkms_deb:-build/deb/no-smc-dump-dkms.deb}" \
-	bats --print-output-on-failure testsuite/vmrunner testsuite/smcr
+	bats --print-output-on-failure testsuite/smcr
 
-# the files of testsuite/vm/debug-files on the debug kernel; the other VM
-# files run in the stock-dkms tier
+# the files of testsuite/vm/debug-files on the debug kernel, then Debian's
+# unmodified kernel; the other VM files run in the stock-dkms tier
 mapfile -t debug_files < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' testsuite/vm/debug-files)
 debug_lane() {
 	tier vm "VM tests on the debug test kernel (testsuite/vm/debug-files)" \
 		testsuite/vm/run-vm --timeout "${VM_TIMEOUT:-4200}" -- \
 		bats --timing --print-output-on-failure "${debug_files[@]/#/testsuite/vm/}"
+	tier stock "stock-kernel tests (Debian's unmodified kernel in QEMU)" \
+		bash testsuite/stock/run-suite testsuite/stock
 }
-order+=(vm)
-debug_lane 2>&1 | sed -u 's/^/debug| /' &
-debug_pid=$!
+order+=(vm stock host stock-dkms)
+lane debug debug_lane
+debug_pid=$LANE_PID
 
-order+=(host stock stock-dkms)
 # the SMC-R captures are there now: the Wireshark test must not skip them
 tier host "host tests" env SMCDUMP_REQUIRE_CAPTURES=1 \
 	bats --print-output-on-failure testsuite/host
-tier stock "stock-kernel tests (Debian's unmodified kernel in QEMU)" \
-	bash testsuite/stock/run-suite testsuite/stock
 tier stock-dkms "the packages on Debian's kernel with the DKMS-built modules" \
 	bash testsuite/stock-dkms/run-suite build/deb
 wait "$debug_pid"
