@@ -10,7 +10,7 @@
 set -euo pipefail
 
 KSRC=linux-source-6.12
-KSRC_MIN=6.12.117-1~deb12u1
+KSRC_MIN=6.12.118-1~deb12u1
 
 PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
       ccache qemu-system-x86 bats tcpdump libpcap-dev libmnl-dev pkg-config

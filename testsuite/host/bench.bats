@@ -73,13 +73,13 @@ tab() { local IFS=$'\t'; echo "$*"; }
 		tab pc 1 1250000000 2147483648 900 100 1 100 0 0 100
 		tab pc 2 1562500000 2147483648 900 100 1 100 0 0 100
 	} >res/backends.tsv
-	printf 'kernel 6.12.117+deb12-amd64\ncpus 2\n' >res/backends-info
+	printf 'kernel 6.12.118+deb12-amd64\ncpus 2\n' >res/backends-info
 
 	run --separate-stderr env BENCH_RESULTS=res bash "$TOP/scripts/bench.sh"
 	[ "$status" -eq 0 ]
 	echo "$output"
 	[[ $output == *"-B 65536 (64 MiB)"* ]]
-	[[ $output == *"4. Backends side by side: Debian's kernel 6.12.117+deb12-amd64 "* ]]
+	[[ $output == *"4. Backends side by side: Debian's kernel 6.12.118+deb12-amd64 "* ]]
 	grep -E '^\(a\) no capture +1\.000 +\[1\.000\.\.1\.000\] +1\.00x +0 +-$' <<<"$output"
 	grep -E '^\(kc\) kernel: all records to tmpfs +0\.500 +\[0\.500\.\.0\.500\] +2\.00x +1000 +0\.0%$' <<<"$output"
 	grep -E '^\(pc\) bpf: all records to tmpfs +0\.800 +\[0\.800\.\.0\.800\] +1\.00x +900 +10\.0%$' <<<"$output"

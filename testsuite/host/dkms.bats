@@ -19,7 +19,7 @@ setup() {
 }
 
 @test "dkms-build: another kernel is refused with the versions it serves" {
-	for k in 6.1.0-30-amd64 6.12.116+deb12-amd64 6.12.117-amd64; do
+	for k in 6.1.0-30-amd64 6.12.117+deb12-amd64 6.12.118-amd64; do
 		run "$B" "$k" "$K"
 		echo "$output"
 		[ "$status" -eq 1 ]

@@ -179,7 +179,7 @@ ALL_FNS="smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_recv smc_cdc_msg
 	d=$BATS_TEST_TMPDIR/btf
 	progs=$(bpf_progs)
 	before=$(host_links)
-	# Debian's 6.12.117: smc_cdc_msg_recv_action is out of line
+	# Debian's 6.12.117 and 6.12.118: smc_cdc_msg_recv_action is out of line
 	fake_btf "$d" $ALL_FNS
 	run env SMC_DUMP_BTF_DIR="$d" "$SMC" -d dump start backend bpf write "$BATS_TEST_TMPDIR/x.pcap"
 	echo "$output"

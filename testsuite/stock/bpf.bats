@@ -189,7 +189,7 @@ stop_summary() {
 		sleep 0.2
 	done
 	cat "$err"
-	# the functions Debian's 6.12.117 smc.ko has out of line (issue 19)
+	# the functions Debian's 6.12.118 smc.ko has out of line (issue 19)
 	grep -qx 'smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smcd_tx_ism_write smc_conn_free' "$err"
 	grep -q '^smc dump: capturing on smc-dummy[a-z]* (backend bpf, mode all, type all, snaplen 0, tcpdump -i any)' "$err"
 	transfer 127.0.0.1 256K 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Issue 16: the kernel series on Debian 12's 6.12.117, exact bytes on every
+# Issue 16: the kernel series on Debian 12's 6.12.118, exact bytes on every
 # path. Each test names the defect of the issue it covers; defects the VM
 # cannot provoke are listed in kernel/README.md with the reason.
 
