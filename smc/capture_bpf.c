@@ -36,7 +36,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <linux/capability.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/smc_dump.h>
@@ -52,6 +51,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_common.h"
 #include "capture_bpf.h"
 #include "capture_bpf.skel.h"
 #include "capture_bpf_api.h"
@@ -59,14 +59,6 @@
 #ifndef AF_SMC
 #define AF_SMC		43
 #endif
-#ifndef CAP_PERFMON
-#define CAP_PERFMON	38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF		39
-#endif
-
-#define BTF_DIR		"/sys/kernel/btf"
 #define LOCKDOWN_FILE	"/sys/kernel/security/lockdown"
 #define HOP_LIMIT	64
 #define NBUCKETS	1024
@@ -110,31 +102,16 @@ static bool lockdown_confidential(void)
 	return strstr(buf, "[confidentiality]") != NULL;
 }
 
-/* Effective capabilities: bit @cap set */
-static bool have_cap(int cap)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct d[2] = {};
-
-	if (syscall(SYS_capget, &h, d))
-		return false;
-	return d[cap / 32].effective & (1U << (cap % 32));
-}
-
 /* The BTF of vmlinux and of net/smc: from /sys/kernel/btf, or from
  * SMC_DUMP_BTF_DIR (tests). @smc is NULL when net/smc is built in (its
  * functions are then in @vm).
  */
 static int load_btf(struct btf **vm, struct btf **smc)
 {
-	const char *dir = getenv("SMC_DUMP_BTF_DIR");
+	const char *dir = bpf_btf_dir();
 	char path[PATH_MAX];
 	int s;
 
-	if (!dir || !*dir)
-		dir = BTF_DIR;
 	*vm = *smc = NULL;
 	snprintf(path, sizeof(path), "%s/vmlinux", dir);
 	if (access(path, R_OK)) {
@@ -152,7 +129,7 @@ static int load_btf(struct btf **vm, struct btf **smc)
 	if (btf__find_by_name_kind(*vm, "smc_conn_free", BTF_KIND_FUNC) >= 0)
 		return 0;	/* CONFIG_SMC=y */
 	snprintf(path, sizeof(path), "%s/smc", dir);
-	if (access(path, R_OK) && !getenv("SMC_DUMP_BTF_DIR")) {
+	if (access(path, R_OK) && !bpf_btf_is_fake()) {
 		/* an AF_SMC socket loads the module (net-pf-43) */
 		s = socket(AF_SMC, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (s >= 0)
@@ -239,18 +216,6 @@ static int choose(struct bpf_cap *b, struct btf *vm, struct btf *smc)
 	return 0;
 }
 
-static int quiet_print(enum libbpf_print_level level, const char *fmt,
-		       va_list ap)
-{
-	/* our own error says what failed in one line; libbpf's words
-	 * (and the verifier's log) on demand
-	 */
-	if (getenv("SMC_DUMP_BPF_DEBUG"))
-		return vfprintf(stderr, fmt, ap);
-	(void)level;
-	return 0;
-}
-
 /* A power of two, at least a page */
 static bool valid_ring(uint32_t n)
 {
@@ -278,8 +243,7 @@ int bpf_cap_prepare(struct bpf_cap **out, int mode, int type,
 			getenv("SMC_DUMP_LOCKDOWN_FILE") ?: LOCKDOWN_FILE);
 		return -1;
 	}
-	if (!have_cap(CAP_SYS_ADMIN) &&
-	    (!have_cap(CAP_BPF) || !have_cap(CAP_PERFMON))) {
+	if (!bpf_privileged()) {
 		fprintf(stderr,
 			"Error: backend bpf: loading the BPF programs needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN): run as root\n");
 		return -1;
@@ -292,7 +256,7 @@ int bpf_cap_prepare(struct bpf_cap **out, int mode, int type,
 		goto fail_btf;
 	}
 	b->pfd = -1;
-	libbpf_set_print(quiet_print);
+	libbpf_set_print(bpf_quiet_print);
 	b->skel = capture_bpf__open();
 	if (!b->skel) {
 		fprintf(stderr, "Error: backend bpf: cannot open the BPF object: %s\n",
