@@ -1,32 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run.c - smc run [ -r SIZE ] [ -t SIZE ] [ -d ] COMMAND [ ARG ]...: run
- * a program so that its TCP sockets are SMC sockets, as smc-tools'
- * smc_run does.
+ * run.c - smc run [ -p PATH ] [ -r SIZE ] [ -t SIZE ] [ -d ] COMMAND
+ * [ ARG ]...: run a program so that its TCP sockets are SMC sockets, as
+ * smc-tools' smc_run does.
  *
  * How a program's sockets are turned into SMC sockets is a path:
  *
+ *   bpf      an fmod_ret program on the kernel's update_socket_protocol()
+ *            (Linux 6.6 and later) answers IPPROTO_SMC (Linux 6.11 and
+ *            later) for the TCP sockets of the command and its
+ *            descendants (run_bpf.c, run_bpf.bpf.c): it reaches every
+ *            program, static binaries and Go programs that make the
+ *            system call themselves too. smc run forks the command and
+ *            stays, holding the programs' links, until it ends.
  *   preload  LD_PRELOAD of libsmc-preload.so (lib/smc-preload), which
- *            interposes libc's socket(): every dynamically linked program;
- *            the only path so far.
- *   (bpf)    planned: an fmod_ret program on the kernel's
- *            update_socket_protocol() (Linux 6.6 and later) that turns
- *            IPPROTO_TCP into IPPROTO_SMC (Linux 6.11 and later) for the
- *            processes of one cgroup, which also reaches static binaries
- *            and Go programs; it would be a second struct run_path below,
- *            chosen by an option or by what the kernel offers.
+ *            interposes libc's socket(): dynamically linked programs
+ *            only; smc run execs the command.
+ *
+ * -p auto (the default) takes bpf where it works (run_bpf_open() says
+ * why not) and preload otherwise; -p bpf or -p preload forces one, a
+ * forced bpf that cannot work is an error. The bpf path cannot set
+ * buffer sizes (update_socket_protocol() sees a protocol number, no
+ * socket), so -r and -t make auto take preload and are refused with -p
+ * bpf.
  *
  * A path's prepare() sets up the environment (or the kernel) for the
- * command; run then execs the command with its arguments verbatim.
+ * command; its run() then runs the command with its arguments verbatim.
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "run_bpf.h"
 #include "smc.h"
 
 #define PRELOAD_LIB "libsmc-preload.so"
@@ -40,25 +51,39 @@
 #define SMC_LIBDIR "/usr/" SMC_LIBSUBDIR
 #endif
 
+enum run_path_id { PATH_AUTO, PATH_BPF, PATH_PRELOAD };
+
 struct run_opts {
+	enum run_path_id path;
+	bool path_given;
 	int rcvbuf;		/* bytes, 0: not given */
 	int sndbuf;
 	int debug;
+	struct run_bpf *bpf;	/* the bpf path's programs, once prepared */
 };
+
+/* big enough for the preload path's list of places looked in */
+#define WHY_SIZE	(3 * PATH_MAX + 512)
 
 struct run_path {
 	const char *name;
-	/* 0, or the exit status after printing the error */
-	int (*prepare)(const struct run_opts *o);
+	/* 0, or -1 with @why: what is missing or failed, one line */
+	int (*prepare)(struct run_opts *o, char *why, size_t size);
+	/* run the command; returns the exit status of smc run */
+	int (*run)(struct run_opts *o, char **argv);
 };
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: smc run [ -r SIZE ] [ -t SIZE ] [ -d ] [ -- ] COMMAND [ ARG ]...\n"
+		"Usage: smc run [ -p PATH ] [ -r SIZE ] [ -t SIZE ] [ -d ] [ -- ] COMMAND [ ARG ]...\n"
 		"       smc run help\n"
-		"where  SIZE := BYTES[ k | m ]   (the receive and send buffers of SMC sockets)\n"
-		"       -d                       debug lines of the preload library on stderr\n");
+		"where  PATH := { auto | bpf | preload }  (how sockets become SMC; default auto:\n"
+		"                                        bpf where the kernel allows, else preload)\n"
+		"       SIZE := BYTES[ k | m ]   (the receive and send buffers of SMC sockets;\n"
+		"                                 the preload path only)\n"
+		"       -d                       debug lines on stderr: the path taken and why,\n"
+		"                                what the preload library or the bpf path did\n");
 }
 
 /*
@@ -122,10 +147,11 @@ static bool self_dir(char *buf, size_t size)
  *
  * Return: true with @out set.
  */
-static bool find_preload(char *out, size_t size)
+static bool find_preload(char *out, size_t size, char *why, size_t wsize)
 {
 	char dir[PATH_MAX], cand[3][PATH_MAX + 64], *real;
 	unsigned int i, n = 0;
+	size_t len;
 
 	if (self_dir(dir, sizeof(dir))) {
 		snprintf(cand[n++], sizeof(cand[0]),
@@ -148,11 +174,13 @@ static bool find_preload(char *out, size_t size)
 		free(real);
 		return true;
 	}
-	fprintf(stderr, "Error: the preload library " PRELOAD_LIB
-		" is not installed; looked for");
-	for (i = 0; i < n; i++)
-		fprintf(stderr, "%s %s", i ? "," : "", cand[i]);
-	fprintf(stderr, ".\n");
+	len = snprintf(why, wsize, "the preload library " PRELOAD_LIB
+		       " is not installed; looked for");
+	for (i = 0; i < n && len < wsize; i++)
+		len += snprintf(why + len, wsize - len, "%s %s", i ? "," : "",
+				cand[i]);
+	if (len < wsize)
+		snprintf(why + len, wsize - len, ".");
 	return false;
 }
 
@@ -172,19 +200,19 @@ static int set_size_env(const char *name, int size)
  * (bytes; removed when not given, so that only the options decide),
  * SMC_DEBUG (1 with -d, else 0)
  */
-static int preload_prepare(const struct run_opts *o)
+static int preload_prepare(struct run_opts *o, char *why, size_t size)
 {
 	const char *old = getenv("LD_PRELOAD");
 	char lib[PATH_MAX], *val;
 
-	if (!find_preload(lib, sizeof(lib)))
-		return EXIT_FAIL;
+	if (!find_preload(lib, sizeof(lib), why, size))
+		return -1;
 	/* ld.so splits LD_PRELOAD at blanks and colons */
 	if (strpbrk(lib, " \t\n:")) {
-		fprintf(stderr,
-			"Error: the preload library \"%s\" cannot be preloaded: LD_PRELOAD cannot hold a path with a blank or colon.\n",
-			lib);
-		return EXIT_FAIL;
+		snprintf(why, size,
+			 "the preload library \"%s\" cannot be preloaded: LD_PRELOAD cannot hold a path with a blank or colon.",
+			 lib);
+		return -1;
 	}
 	if (old && *old) {
 		if (asprintf(&val, "%s:%s", old, lib) < 0)
@@ -196,18 +224,16 @@ static int preload_prepare(const struct run_opts *o)
 	    set_size_env("SMC_RCVBUF", o->rcvbuf) ||
 	    set_size_env("SMC_SNDBUF", o->sndbuf) ||
 	    setenv("SMC_DEBUG", o->debug ? "1" : "0", 1)) {
-		fprintf(stderr, "Error: cannot set the environment: %s\n",
-			strerror(errno));
+		snprintf(why, size, "cannot set the environment: %s",
+			 strerror(errno));
 		free(val);
-		return EXIT_FAIL;
+		return -1;
 	}
 	if (o->debug)
 		fprintf(stderr, "smc run: LD_PRELOAD=%s\n", val);
 	free(val);
 	return 0;
 }
-
-static const struct run_path preload_path = { "preload", preload_prepare };
 
 /*
  * in_path() - whether a file @name (not a directory) is in a directory of
@@ -253,6 +279,102 @@ static int exec_command(char **argv)
 	return found ? 126 : 127;
 }
 
+static int preload_run(struct run_opts *o, char **argv)
+{
+	(void)o;
+	fflush(stdout);
+	return exec_command(argv);
+}
+
+static const struct run_path preload_path = {
+	"preload", preload_prepare, preload_run
+};
+
+static int bpf_prepare(struct run_opts *o, char *why, size_t size)
+{
+	if (o->rcvbuf || o->sndbuf) {
+		snprintf(why, size,
+			 "it cannot set buffer sizes (-r, -t): update_socket_protocol() has no socket to set them on");
+		return -1;
+	}
+	return run_bpf_open(&o->bpf, why, size);
+}
+
+/* The signals smc run passes on to the command: those another process
+ * sends it. A terminal's ^C and ^\ reach the command's process group,
+ * the command too, by themselves (si_code SI_KERNEL): not passed on, or
+ * the command would get them twice.
+ */
+static const int fwd_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+/*
+ * bpf_run() - fork and exec the command, pass signals on to it, and wait
+ * for it as a shell does: its exit status, 128 + the signal that killed
+ * it, 127 or 126 when it could not be run (the child says why, as the
+ * preload path does). The programs stay attached until the command ends;
+ * its children that outlive it are untracked from then on.
+ */
+static int bpf_run(struct run_opts *o, char **argv)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_chld;
+	uint64_t made, untracked;
+	sigset_t sigs, old_mask;
+	int status = 0, ret;
+	unsigned int i;
+	siginfo_t si;
+	pid_t pid;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGCHLD);
+	for (i = 0; i < sizeof(fwd_signals) / sizeof(fwd_signals[0]); i++)
+		sigaddset(&sigs, fwd_signals[i]);
+	/* an inherited SIG_IGN of SIGCHLD would reap the child unseen */
+	sigaction(SIGCHLD, &dfl, &old_chld);
+	sigprocmask(SIG_BLOCK, &sigs, &old_mask);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "Error: cannot fork: %s\n", strerror(errno));
+		run_bpf_close(o->bpf);
+		return EXIT_FAIL;
+	}
+	if (pid == 0) {
+		sigaction(SIGCHLD, &old_chld, NULL);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		_exit(exec_command(argv));
+	}
+	for (;;) {
+		int sig = sigwaitinfo(&sigs, &si);
+
+		if (sig < 0)
+			continue;	/* EINTR: a stop and continue */
+		if (sig != SIGCHLD) {
+			if (si.si_code != SI_KERNEL)
+				kill(pid, sig);
+			continue;
+		}
+		ret = waitpid(pid, &status, WNOHANG);
+		if (ret == pid || (ret < 0 && errno == ECHILD))
+			break;
+	}
+	run_bpf_counts(o->bpf, &made, &untracked);
+	run_bpf_close(o->bpf);
+	o->bpf = NULL;
+	if (o->debug)
+		fprintf(stderr, "smc run: bpf: %llu sockets made IPPROTO_SMC\n",
+			(unsigned long long)made);
+	if (untracked)
+		fprintf(stderr,
+			"Warning: smc run: %llu processes of the command were not tracked (too many at once): their sockets stayed TCP\n",
+			(unsigned long long)untracked);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+static const struct run_path bpf_path = { "bpf", bpf_prepare, bpf_run };
+
 /* take_arg() - the value of option @opt: the rest of argv[*i] or the next */
 static const char *take_arg(int argc, char **argv, int *i)
 {
@@ -267,6 +389,7 @@ int do_run(int argc, char **argv)
 {
 	const struct run_path *path = &preload_path;
 	struct run_opts o = { 0 };
+	static char why[WHY_SIZE];
 	const char *val;
 	int i, ret, *size;
 
@@ -287,6 +410,27 @@ int do_run(int argc, char **argv)
 		}
 		if (!strcmp(a, "-d")) {
 			o.debug = 1;
+			continue;
+		}
+		if (a[1] == 'p') {
+			val = take_arg(argc, argv, &i);
+			if (!val) {
+				fprintf(stderr,
+					"Error: option \"-p\" needs a PATH, try \"smc run help\".\n");
+				return EXIT_USAGE;
+			}
+			if (o.path_given)
+				return duparg("-p", val);
+			if (!strcmp(val, "auto"))
+				o.path = PATH_AUTO;
+			else if (!strcmp(val, "bpf"))
+				o.path = PATH_BPF;
+			else if (!strcmp(val, "preload"))
+				o.path = PATH_PRELOAD;
+			else
+				return invarg("-p must be auto, bpf or preload",
+					      val);
+			o.path_given = true;
 			continue;
 		}
 		if (a[1] == 'r' || a[1] == 't') {
@@ -315,9 +459,34 @@ int do_run(int argc, char **argv)
 			"Error: \"smc run\" needs a COMMAND to run, try \"smc run help\".\n");
 		return EXIT_USAGE;
 	}
-	ret = path->prepare(&o);
-	if (ret)
-		return ret;
-	fflush(stdout);
-	return exec_command(argv + i);
+	if (o.path == PATH_BPF && (o.rcvbuf || o.sndbuf)) {
+		fprintf(stderr,
+			"Error: -r and -t need the preload path: the bpf path cannot set buffer sizes; use -p preload or -p auto.\n");
+		return EXIT_USAGE;
+	}
+	if (o.path != PATH_PRELOAD) {
+		if (!bpf_prepare(&o, why, sizeof(why))) {
+			path = &bpf_path;
+			if (o.debug)
+				fprintf(stderr,
+					"smc run: path bpf: update_socket_protocol() gives the TCP sockets of the command and its children IPPROTO_SMC\n");
+		} else if (o.path == PATH_BPF) {
+			fprintf(stderr,
+				"Error: smc run: the bpf path cannot work: %s; use -p preload (LD_PRELOAD: dynamically linked programs only).\n",
+				why);
+			return EXIT_FAIL;
+		} else if (o.debug) {
+			fprintf(stderr,
+				"smc run: path preload: the bpf path cannot work: %s\n",
+				why);
+		}
+	} else if (o.debug) {
+		fprintf(stderr, "smc run: path preload: -p preload\n");
+	}
+	if (path != &bpf_path &&
+	    path->prepare(&o, why, sizeof(why))) {
+		fprintf(stderr, "Error: %s\n", why);
+		return EXIT_FAIL;
+	}
+	return path->run(&o, argv + i);
 }

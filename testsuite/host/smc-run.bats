@@ -112,7 +112,7 @@ calls() {
 	start_server
 	# shellcheck disable=SC2046
 	run -0 strace -f -qq -e trace=socket,setsockopt,connect -o trace \
-		"$SMC" run "$TRAFFIC" $(client_args)
+		"$SMC" run -p preload "$TRAFFIC" $(client_args)
 	echo "$output"
 	[[ "$output" == *"result ok"* ]]
 	wait_server
@@ -134,10 +134,10 @@ calls() {
 	need_strace
 	host_has_smc && skip "the host kernel has SMC: no fallback to see"
 	CONNS=3
-	start_server strace -f -qq -e trace=socket -o strace.srv "$SMC" run
+	start_server strace -f -qq -e trace=socket -o strace.srv "$SMC" run -p preload
 	# shellcheck disable=SC2046
 	run -0 strace -f -qq -e trace=socket -o trace \
-		"$SMC" run "$TRAFFIC" $(client_args)
+		"$SMC" run -p preload "$TRAFFIC" $(client_args)
 	echo "$output"
 	[ "$(grep -c '^conn [0-2] tcp' <<<"$output")" -eq 3 ]
 	wait_server
@@ -160,7 +160,7 @@ calls() {
 @test "smc run: IPv6, protocol 0, SOCK_NONBLOCK kept; UDP, AF_UNIX, raw and other protocols untouched" {
 	need_strace
 	host_has_smc && skip "the host kernel has SMC: no fallback to see"
-	run -0 strace -f -qq -e trace=socket -o trace "$SMC" run python3 -c '
+	run -0 strace -f -qq -e trace=socket -o trace "$SMC" run -p preload python3 -c '
 import socket
 s = socket.socket
 for fam, typ, proto in (
@@ -211,7 +211,7 @@ EOF
 	# shellcheck disable=SC2046
 	run -0 strace -f -qq -e trace=socket,setsockopt -o trace \
 		env SMC_FAKE=ipproto SMC_FAKE_LOG=fake.log \
-		"$SMC" run -r 64k -t 1M env LD_PRELOAD="$PRELOAD:$FAKE_SO" \
+		"$SMC" run -p preload -r 64k -t 1M env LD_PRELOAD="$PRELOAD:$FAKE_SO" \
 		"$TRAFFIC" $(client_args)
 	echo "$output"
 	[[ "$output" == *"result ok"* ]]
@@ -234,7 +234,7 @@ EOF
 	start_server
 	# shellcheck disable=SC2046
 	run -0 strace -f -qq -e trace=socket,setsockopt -o trace2 \
-		"$SMC" run -r 64k -t 1M "$TRAFFIC" $(client_args)
+		"$SMC" run -p preload -r 64k -t 1M "$TRAFFIC" $(client_args)
 	wait_server
 	run -0 calls trace2
 	echo "$output"
@@ -246,7 +246,7 @@ EOF
 	start_server
 	# shellcheck disable=SC2046
 	run -0 env SMC_FAKE=afsmc SMC_FAKE_LOG=fake.log \
-		"$SMC" run -d -r 32k env LD_PRELOAD="$PRELOAD:$FAKE_SO" \
+		"$SMC" run -p preload -d -r 32k env LD_PRELOAD="$PRELOAD:$FAKE_SO" \
 		"$TRAFFIC" $(client_args)
 	echo "$output"
 	[[ "$output" == *"result ok"* ]]
@@ -262,7 +262,7 @@ EOF
 	# -d: the library says what it did, on stderr
 	[[ "$output" != *"smc-preload"* ]]
 	run -0 env SMC_FAKE=afsmc SMC_FAKE_LOG=fake2.log \
-		"$SMC" run -d -r 32k env LD_PRELOAD="$PRELOAD:$FAKE_SO" \
+		"$SMC" run -p preload -d -r 32k env LD_PRELOAD="$PRELOAD:$FAKE_SO" \
 		python3 -c 'import socket; socket.socket().close()'
 	echo "$output"
 	[[ "$output" == *"smc-preload: socket(AF_INET, SOCK_STREAM, IPPROTO_SMC): Invalid argument"* ]]
@@ -284,7 +284,7 @@ socket.socket(socket.AF_INET).close()'
 	while read -r mode err family proto; do
 		rm -f fake.log
 		run -0 env SMC_FAKE="$mode" SMC_FAKE_V6_ERR="$err" \
-			SMC_FAKE_LOG=fake.log "$SMC" run \
+			SMC_FAKE_LOG=fake.log "$SMC" run -p preload \
 			env LD_PRELOAD="$PRELOAD:$FAKE_SO" python3 -c "$prog"
 		run -0 cat fake.log
 		echo "$output"
@@ -301,61 +301,61 @@ EOF
 @test "smc run -d: the library's lines on stderr; without -d none" {
 	host_has_smc && skip "the host kernel has SMC: no fallback to see"
 	local prog='import socket; socket.socket().close(); print("done")'
-	run -0 --separate-stderr "$SMC" run -d python3 -c "$prog"
+	run -0 --separate-stderr "$SMC" run -p preload -d python3 -c "$prog"
 	echo "$stderr"
 	[ "$output" = "done" ]
 	[[ "$stderr" == *"smc run: LD_PRELOAD=$(realpath "$PRELOAD")"* ]]
 	grep -Eqx 'smc-preload: socket\(AF_INET, SOCK_STREAM, IPPROTO_SMC\): (Protocol not supported|Invalid argument)' <<<"$stderr"
 	grep -qx 'smc-preload: socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC): Address family not supported by protocol' <<<"$stderr"
 	grep -Eqx 'smc-preload: socket\(AF_INET, SOCK_STREAM, 0\): fd [0-9]+, TCP \(no SMC\)' <<<"$stderr"
-	run -0 --separate-stderr "$SMC" run python3 -c "$prog"
+	run -0 --separate-stderr "$SMC" run -p preload python3 -c "$prog"
 	[ "$output" = "done" ]
 	[ -z "$stderr" ]
 }
 
 @test "smc run: COMMAND's arguments verbatim (blanks, dashes, --, empty), options only before COMMAND" {
-	run -0 --separate-stderr "$SMC" run printf '<%s>\n' "a b" -d -r 1k -- --x "" "  "
+	run -0 --separate-stderr "$SMC" run -p preload printf '<%s>\n' "a b" -d -r 1k -- --x "" "  "
 	[ -z "$stderr" ]
 	[ "$output" = "$(printf '<%s>\n' "a b" -d -r 1k -- --x "" "  ")" ]
 	# -- ends the options of run; a command may then start with a dash
-	run -0 "$SMC" run -- printf '%s\n' -t
+	run -0 "$SMC" run -p preload -- printf '%s\n' -t
 	[ "$output" = "-t" ]
-	run -127 --separate-stderr "$SMC" run -- -t 1k
+	run -127 --separate-stderr "$SMC" run -p preload -- -t 1k
 	[ "$stderr" = 'Error: cannot run "-t": command not found' ]
 	# run's own -r applies, the command's -r is the command's
-	run -0 "$SMC" run -r 1k -t2m sh -c 'echo "$SMC_RCVBUF $SMC_SNDBUF $SMC_DEBUG $*"' sh -r 5 -d
+	run -0 "$SMC" run -p preload -r 1k -t2m sh -c 'echo "$SMC_RCVBUF $SMC_SNDBUF $SMC_DEBUG $*"' sh -r 5 -d
 	[ "$output" = "1024 2097152 0 -r 5 -d" ]
 	# the exit status is the command's
-	run -7 "$SMC" run sh -c 'exit 7'
+	run -7 "$SMC" run -p preload sh -c 'exit 7'
 	# through PATH, as a shell finds it
-	run -0 env PATH="/usr/bin:/bin" "$SMC" run true
+	run -0 env PATH="/usr/bin:/bin" "$SMC" run -p preload true
 }
 
 @test "smc run: the environment: LD_PRELOAD appended to, SMC_* set and cleared" {
 	local lib
 	lib=$(realpath "$PRELOAD")
-	run -0 "$SMC" run printenv LD_PRELOAD SMC_DEBUG
+	run -0 "$SMC" run -p preload printenv LD_PRELOAD SMC_DEBUG
 	[ "$output" = "$lib"$'\n'"0" ]
 	# an LD_PRELOAD of the user stays, first
-	run -0 env LD_PRELOAD="$FAKE_SO" "$SMC" run printenv LD_PRELOAD
+	run -0 env LD_PRELOAD="$FAKE_SO" "$SMC" run -p preload printenv LD_PRELOAD
 	[ "$output" = "$FAKE_SO:$lib" ]
 	# ... and still works: the program's own IPPROTO_SMC call reaches
 	# the user's preload (the fake kernel) first
 	run -0 env LD_PRELOAD="$FAKE_SO" SMC_FAKE=ipproto SMC_FAKE_LOG=fake.log \
-		"$SMC" run python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256).close()'
+		"$SMC" run -p preload python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256).close()'
 	run -0 cat fake.log
 	[[ "$output" =~ ^smc\ 2\ 524289\ 256\ fd\ [0-9]+$ ]]
 	# sizes and debug only from the options: inherited ones are dropped
-	run -0 env SMC_RCVBUF=1 SMC_SNDBUF=2 SMC_DEBUG=1 "$SMC" run sh -c \
+	run -0 env SMC_RCVBUF=1 SMC_SNDBUF=2 SMC_DEBUG=1 "$SMC" run -p preload sh -c \
 		'echo "${SMC_RCVBUF-unset} ${SMC_SNDBUF-unset} $SMC_DEBUG"'
 	[ "$output" = "unset unset 0" ]
-	run -0 --separate-stderr "$SMC" run -d -t 16k sh -c \
+	run -0 --separate-stderr "$SMC" run -p preload -d -t 16k sh -c \
 		'echo "${SMC_RCVBUF-unset} ${SMC_SNDBUF-unset} $SMC_DEBUG"'
 	[ "$output" = "unset 16384 1" ]
 	# k, K, m, M and plain bytes; the largest int
-	run -0 "$SMC" run -r 3K -t 2147483647 sh -c 'echo "$SMC_RCVBUF $SMC_SNDBUF"'
+	run -0 "$SMC" run -p preload -r 3K -t 2147483647 sh -c 'echo "$SMC_RCVBUF $SMC_SNDBUF"'
 	[ "$output" = "3072 2147483647" ]
-	run -0 "$SMC" run -r 2047m -t 1 sh -c 'echo "$SMC_RCVBUF $SMC_SNDBUF"'
+	run -0 "$SMC" run -p preload -r 2047m -t 1 sh -c 'echo "$SMC_RCVBUF $SMC_SNDBUF"'
 	[ "$output" = "2146435072 1" ]
 }
 
@@ -383,17 +383,17 @@ EOF
 		want="Error: -t \"$s\" is no buffer size: 1 to 2147483647 bytes, a number with an optional k (KiB) or m (MiB)."
 		[ "$stderr" = "$want" ] || { echo "-t '$s': $stderr"; false; }
 	done
-	run -127 --separate-stderr "$SMC" run smc-run-no-such-command x
+	run -127 --separate-stderr "$SMC" run -p preload smc-run-no-such-command x
 	[ "$stderr" = 'Error: cannot run "smc-run-no-such-command": command not found' ]
-	run -127 --separate-stderr "$SMC" run ./no/such/file
+	run -127 --separate-stderr "$SMC" run -p preload ./no/such/file
 	[ "$stderr" = 'Error: cannot run "./no/such/file": command not found' ]
 	# no execute bit for anyone (root too is refused then)
 	mkdir pdir
 	printf '#!/bin/sh\n' >pdir/not-exec
 	chmod 644 pdir/not-exec
-	run -126 --separate-stderr "$SMC" run ./pdir/not-exec
+	run -126 --separate-stderr "$SMC" run -p preload ./pdir/not-exec
 	[ "$stderr" = 'Error: cannot run "./pdir/not-exec": Permission denied' ]
-	run -126 --separate-stderr env PATH="$PWD/pdir:$PATH" "$SMC" run not-exec
+	run -126 --separate-stderr env PATH="$PWD/pdir:$PATH" "$SMC" run -p preload not-exec
 	[ "$stderr" = 'Error: cannot run "not-exec": Permission denied' ]
 	# a directory of PATH the user cannot search does not make a missing
 	# command one that cannot be run (execvp says EACCES then)
@@ -401,14 +401,14 @@ EOF
 		mkdir locked
 		chmod 000 locked
 		run -127 --separate-stderr env PATH="$PWD/locked:/usr/bin:/bin" \
-			"$SMC" run smc-run-no-such-command
+			"$SMC" run -p preload smc-run-no-such-command
 		[ "$stderr" = 'Error: cannot run "smc-run-no-such-command": command not found' ]
 	fi
-	run -126 --separate-stderr "$SMC" run "$BATS_TEST_TMPDIR"
+	run -126 --separate-stderr "$SMC" run -p preload "$BATS_TEST_TMPDIR"
 	[ "$stderr" = "Error: cannot run \"$BATS_TEST_TMPDIR\": Permission denied" ]
 	# help is no command to run
 	run -0 --separate-stderr "$SMC" run help
-	[[ "${lines[0]}" == "Usage: smc run [ -r SIZE ] [ -t SIZE ] [ -d ] [ -- ] COMMAND [ ARG ]..." ]]
+	[[ "${lines[0]}" == "Usage: smc run [ -p PATH ] [ -r SIZE ] [ -t SIZE ] [ -d ] [ -- ] COMMAND [ ARG ]..." ]]
 	[ -z "$stderr" ]
 	run -0 "$SMC" help run
 	[[ "${lines[0]}" == "Usage: smc run "* ]]
@@ -426,13 +426,13 @@ EOF
 	[ -e "$lib" ] && skip "$lib is installed"
 	mkdir -p bin
 	cp "$SMC" bin/smc
-	run -1 --separate-stderr bin/smc run true
+	run -1 --separate-stderr bin/smc run -p preload true
 	echo "$stderr"
 	[ "$stderr" = "Error: the preload library libsmc-preload.so is not installed; looked for $BATS_TEST_TMPDIR/bin/../lib/smc-preload/libsmc-preload.so, $BATS_TEST_TMPDIR/bin/../lib/$ma/smc-dump/libsmc-preload.so, $lib." ]
 	# found relative to the binary, as make install lays it out
 	mkdir -p "lib/$ma/smc-dump"
 	cp "$PRELOAD" "lib/$ma/smc-dump/"
-	run -0 bin/smc run printenv LD_PRELOAD
+	run -0 bin/smc run -p preload printenv LD_PRELOAD
 	[ "$output" = "$BATS_TEST_TMPDIR/lib/$ma/smc-dump/libsmc-preload.so" ]
 }
 
@@ -442,6 +442,6 @@ EOF
 	mkdir -p "$d/bin" "$d/lib/$ma/smc-dump"
 	cp "$SMC" "$d/bin/smc"
 	cp "$PRELOAD" "$d/lib/$ma/smc-dump/"
-	run -1 --separate-stderr "$d/bin/smc" run true
+	run -1 --separate-stderr "$d/bin/smc" run -p preload true
 	[ "$stderr" = "Error: the preload library \"$d/lib/$ma/smc-dump/libsmc-preload.so\" cannot be preloaded: LD_PRELOAD cannot hold a path with a blank or colon." ]
 }
