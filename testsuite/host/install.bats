@@ -201,11 +201,20 @@ complete_words() {
 	run -0 complete_words smc r
 	[ "$output" = run ]
 	run -0 complete_words smc run -
-	[ "$output" = "$(printf '%s\n' -- -d -r -t)" ]
+	[ "$output" = "$(printf '%s\n' -- -d -p -r -t)" ]
 	run -0 complete_words smc run -r ""
 	[ -z "$output" ]
 	run -0 complete_words smc run -d -r 1k -
-	[ "$output" = "$(printf '%s\n' -- -d -r -t)" ]
+	[ "$output" = "$(printf '%s\n' -- -d -p -r -t)" ]
+	# -p: the paths; its value is no command
+	run -0 complete_words smc run -p ""
+	[ "$output" = "$(printf '%s\n' auto bpf preload)" ]
+	run -0 complete_words smc run -p b
+	[ "$output" = bpf ]
+	run -0 complete_words smc run -p bpf -
+	[ "$output" = "$(printf '%s\n' -- -d -p -r -t)" ]
+	run -0 complete_words smc run -p bpf bas
+	[[ "$output" == *bash* ]]
 	run -0 complete_words smc run -r 1k -t 2k bas
 	[[ "$output" == *bash* ]]
 	run -0 complete_words smc run bash "$TOP/contrib/bash-completion/s"
