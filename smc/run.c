@@ -362,7 +362,7 @@ static int bpf_run(struct run_opts *o, char **argv)
 	run_bpf_close(o->bpf);
 	o->bpf = NULL;
 	if (o->debug)
-		fprintf(stderr, "smc run: bpf: %llu sockets made IPPROTO_SMC\n",
+		fprintf(stderr, "smc run: bpf: sockets made IPPROTO_SMC: %llu\n",
 			(unsigned long long)made);
 	if (untracked)
 		fprintf(stderr,
