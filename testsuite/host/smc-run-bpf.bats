@@ -13,6 +13,7 @@
 # does without SMC) and whom they leave alone. SMC-D through the bpf path,
 # a static program included, is tested in testsuite/vm/smc-run.bats.
 
+# shellcheck disable=SC2016,SC2030,SC2031,SC2154 # sh -c '"$0"' on purpose; each test exports its own; bats sets $stderr
 bats_require_minimum_version 1.5.0
 
 load lib
