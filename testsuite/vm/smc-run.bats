@@ -113,6 +113,12 @@ need_bpf() {
 		skip "the kernel has no bpf() system call (CONFIG_BPF_SYSCALL): no bpf path for smc run"
 }
 
+# no_progs: none of smc run's programs is loaded (a function, so that its
+# status counts in a test: a bare "! cmd" does not fail one)
+no_progs() {
+	! bpftool prog show | grep -Eq ' name smc_run_(proto|fork|exit) '
+}
+
 # static_traffic: the statically linked smc-traffic, checked to be static
 # (no program interpreter, so no ld.so to preload anything)
 static_traffic() {
@@ -171,7 +177,7 @@ static_pair() {
 	static_pair preload
 	after=$("$SMC" -j stats)
 	grep -q '^smc run: path preload: -p preload' cli.err
-	! grep -q 'smc-preload:' cli.err srv.err
+	run -1 grep -q 'smc-preload:' cli.err srv.err
 	[ "$(grep -c '^conn [01] tcp' cli.out)" -eq 2 ]
 	grep -qx 'result ok' cli.out
 	grep -qx 'result ok' srv.out
@@ -209,7 +215,7 @@ static_pair() {
 	rc=0
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 143 ]
-	! bpftool prog show | grep -Eq ' name smc_run_(proto|fork|exit) '
+	no_progs
 	# SIGKILL of smc run: the kernel drops the links with its descriptors
 	"$SMC" run -p bpf sleep 30 &
 	pid=$!
@@ -227,6 +233,7 @@ static_pair() {
 		bpftool prog show | grep -q ' name smc_run_' || break
 		sleep 0.1
 	done
-	! bpftool prog show | grep -Eq ' name smc_run_(proto|fork|exit) '
-	! ls /sys/fs/bpf 2>/dev/null | grep -q smc
+	no_progs
+	# and nothing pinned
+	[ -z "$(find /sys/fs/bpf -name '*smc*' 2>/dev/null)" ]
 }
