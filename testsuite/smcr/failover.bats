@@ -95,5 +95,8 @@ setup() {
 	n=$(jq -s '[.[][0].connections[].tx.overlap_bytes] | add' \
 		"$RES/server-follow.json" "$RES/client-follow.json")
 	echo "bytes sent again: $n"
-	[ "$n" -gt 0 ]
+	# when every write had been confirmed as the link went down,
+	# smc_switch_cursor() had nothing to rewind: such a run cannot check
+	# a resend's offsets (about one run in four on a loaded host)
+	[ "$n" -gt 0 ] || skip "nothing was sent again: every write was confirmed when the link went down"
 }
