@@ -17,7 +17,7 @@ PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
       iproute2 xz-utils dpkg-dev python3 tshark libcap-dev jq
       clang llvm util-linux iputils-ping libcairo2-dev
       busybox-static pahole git debhelper dh-dkms lintian libbpf-dev bpftool
-      strace"
+      strace sparse python3-yaml"
 
 # the installed linux-source-6.12, empty when there is none
 ksrc_version() {
@@ -44,19 +44,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
-# The mirror of the main Debian suite, as this machine's apt sources name it.
-mirror() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '/^URIs:/ { u = $2 } /^Suites:/ { for (i = 2; i <= NF; i++)
-			if ($i == "bookworm") { print u; exit } }' "$f"
-	done
-	if [ -f /etc/apt/sources.list ]; then
-		awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list
-	fi
-	return 0
-}
+. "$(dirname "$0")/apt-mirror.sh"
 
 uri=$(mirror | head -n 1)
 if [ -z "$uri" ]; then

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The source tree smc-dump-dkms ships in /usr/src/smc-dump-VERSION: net/smc
 # of Linux $STOCK_LINUX (scripts/stock-release.conf) taken from Debian's
-# linux-source-6.12 of that point release, with kernel/patches applied
+# linux-source-6.12 of that point release, with kernel/6.12/patches applied
 # here, at package build time, plus the uapi header the series adds and
 # the build script DKMS runs (debian/dkms-build).
 #
@@ -17,14 +17,14 @@
 # SMC_DUMP_LINUX_SOURCE=TARBALL overrides /usr/src/linux-source-6.12.tar.xz
 # (make-deb.sh passes what scripts/stock-source.sh prints: the installed
 # linux-source-6.12 may be a newer point release than the stock kernel);
-# SMC_DUMP_SERIES=DIR takes the series from DIR instead of kernel/patches.
+# SMC_DUMP_SERIES=DIR takes the series from DIR instead of kernel/6.12/patches.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/stock-release.conf"
 out=${1:?usage: dkms-source.sh OUTDIR}
 tarball=${SMC_DUMP_LINUX_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
-series=${SMC_DUMP_SERIES:-$top/kernel/patches}
+series=${SMC_DUMP_SERIES:-$top/kernel/6.12/patches}
 log() { echo "dkms-source: $*" >&2; }
 
 [ -f "$tarball" ] || { log "no $tarball (bash scripts/stock-source.sh fetches Linux $STOCK_LINUX's)"; exit 1; }

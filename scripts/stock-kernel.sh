@@ -29,7 +29,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-# the point release kernel/patches is based on; the DKMS package serves
+# the point release kernel/6.12/patches is based on; the DKMS package serves
 # the same one
 . "$top/scripts/stock-release.conf"
 kver=${SMC_DUMP_STOCK_KVER:-$STOCK_ABI-amd64}

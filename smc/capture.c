@@ -399,7 +399,7 @@ static void link_error(struct capture *c, int err)
 			return;
 		}
 		fprintf(stderr,
-			"Error: the running kernel has no link kind smc-dummy%s%s%s: it needs the SMC dump patches of smc-dump. On Debian 12 with Debian's 6.12 kernel: apt install smc-dump-dkms linux-headers-$(uname -r), then, with no SMC socket open, rmmod smc_diag smc (the next modprobe loads the patched modules); elsewhere, a kernel built with the series (kernel/patches in smc-dump's source); or backend bpf, which needs no kernel change\n",
+			"Error: the running kernel has no link kind smc-dummy%s%s%s: it needs the SMC dump patches of smc-dump. On Debian 12 with Debian's 6.12 kernel: apt install smc-dump-dkms linux-headers-$(uname -r), then, with no SMC socket open, rmmod smc_diag smc (the next modprobe loads the patched modules); elsewhere, a kernel built with the series (kernel/6.12/ or kernel/mainline/ in smc-dump's source); or backend bpf, which needs no kernel change\n",
 			*ext ? " (kernel says: " : "", ext, *ext ? ")" : "");
 		return;
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * capture_bpf.bpf.c - the BPF programs of smc dump's bpf backend: the
- * records of the kernel series (kernel/patches), taken from fentry and
+ * records of the kernel series (kernel/6.12/patches), taken from fentry and
  * fexit programs on out-of-line functions of net/smc of an unmodified
  * kernel and handed to user space (capture_bpf.c) through a BPF ring
  * buffer, one struct smc_bpf_rec and its payload each.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The kernel patch series (kernel/patches) as a reviewer sees it: it applies
+# The kernel patch series (kernel/6.12/patches) as a reviewer sees it: it applies
 # to Debian's linux-source-6.12 without fuzz, passes checkpatch --strict,
 # every patch is signed off, and the uapi header it adds is the one the
 # tools build with.
@@ -23,7 +23,7 @@ setup_file() {
 
 setup() {
 	[ -f "$TARBALL" ] || skip "linux-source-6.12 not installed (make deps)"
-	PATCHES=$(ls "$TOP"/kernel/patches/*.patch)
+	PATCHES=$(ls "$TOP"/kernel/6.12/patches/*.patch)
 }
 
 @test "series: there are patches, and they apply in order to linux-source-6.12" {
@@ -58,8 +58,8 @@ setup() {
 	# from the repository's top with relative paths, checkpatch takes a
 	# file git tracks for a source file and reads every line as added:
 	# blank context lines and the "-- " signature must not end in a blank
-	[ -z "$(git -C "$TOP" ls-files kernel/patches)" ] && return 0
-	run bash -c 'cd "$1" && perl "$2/scripts/checkpatch.pl" --strict --no-tree --terse kernel/patches/*.patch' _ "$TOP" "$KTREE"
+	[ -z "$(git -C "$TOP" ls-files kernel/6.12/patches)" ] && return 0
+	run bash -c 'cd "$1" && perl "$2/scripts/checkpatch.pl" --strict --no-tree --terse kernel/6.12/patches/*.patch' _ "$TOP" "$KTREE"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"ERROR"* ]]

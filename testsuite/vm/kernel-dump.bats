@@ -56,7 +56,7 @@ teardown() {
 }
 
 # The kernel checks IFLA_INFO_DATA with smc-dummy's nla_policy, strictly
-# from the first attribute on (kernel/patches/0001, lib/nlattr.c of 6.12):
+# from the first attribute on (kernel/6.12/patches/0001, lib/nlattr.c of 6.12):
 # a value above the uapi limit is -ERANGE "integer out of range", a wrong
 # size or NLA_F_NESTED on a scalar is -EINVAL with "invalid attribute
 # length" or "NLA_F_NESTED not expected". The extack points at the

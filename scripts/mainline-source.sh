@@ -1,0 +1,60 @@
+#!/bin/bash
+# The Linux source of the mainline series: $MAINLINE_PKG at $MAINLINE_DEBVER
+# from $MAINLINE_SUITE (kernel/mainline/source.conf). Prints the path of
+# its tarball, kept as build/mainline/src/$MAINLINE_LINUX/linux-source.tar.xz.
+#
+#   mainline-source.sh
+#
+# Debian 12's apt sources do not name $MAINLINE_SUITE, and adding it there
+# would offer the machine a newer distribution's packages. The package is
+# fetched instead under a private apt state (build/mainline/apt: its own
+# sources list, lists and cache): the same mirror as the machine's bookworm
+# entry, the same keyring, so apt checks the suite's signature as it would
+# for its own. Nothing is installed. Runs as any user.
+# Exit status 1, with a message, when the package cannot be had.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/kernel/mainline/source.conf"
+. "$top/scripts/apt-mirror.sh"
+log() { echo "mainline-source: $*" >&2; }
+
+cache=$top/build/mainline/src/$MAINLINE_LINUX/linux-source.tar.xz
+if [ -f "$cache" ]; then
+	echo "$cache"
+	exit 0
+fi
+
+uri=$(mirror | head -n 1)
+[ -n "$uri" ] || { log "no bookworm entry in the apt sources to derive a mirror from"; exit 1; }
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+[ -f "$keyring" ] || { log "$keyring missing: apt install debian-archive-keyring"; exit 1; }
+
+state=$top/build/mainline/apt
+mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$(dirname "$cache")"
+cat >"$state/sources.list" <<EOF
+deb [signed-by=$keyring] $uri $MAINLINE_SUITE main
+EOF
+apt_opts=(-o "Dir::Etc::SourceList=$state/sources.list" -o "Dir::Etc::SourceParts=-"
+	-o "Dir::State::Lists=$state/lists" -o "Dir::Cache=$state/cache"
+	-o "Dir::State::Status=/var/lib/dpkg/status" -o "APT::Sandbox::User=$(id -un)"
+	-o "Debug::NoLocking=1" -o "Acquire::Languages=none")
+log "apt-get update for $MAINLINE_SUITE from $uri"
+if ! apt-get -q "${apt_opts[@]}" update >&2; then
+	log "apt-get update of $MAINLINE_SUITE failed (is $uri reachable, does it carry $MAINLINE_SUITE?)"
+	exit 1
+fi
+dl=$(mktemp -d "$(dirname "$cache")/dl.XXXXXX")
+trap 'rm -rf "$dl"' EXIT
+log "fetching $MAINLINE_PKG=$MAINLINE_DEBVER"
+if ! (cd "$dl" && apt-get -q "${apt_opts[@]}" download "$MAINLINE_PKG=$MAINLINE_DEBVER" >&2); then
+	log "cannot download $MAINLINE_PKG=$MAINLINE_DEBVER from $MAINLINE_SUITE: if the suite moved on, set kernel/mainline/source.conf to a version it has (apt-get ${apt_opts[*]} policy $MAINLINE_PKG) and rebase kernel/mainline/patches (kernel/README.md)"
+	exit 1
+fi
+dpkg-deb --fsys-tarfile "$dl"/*.deb | tar -xOf - "./usr/src/$MAINLINE_PKG.tar.xz" >"$dl/src.tar.xz"
+v=$( { tar -xJOf "$dl/src.tar.xz" --wildcards '*/Makefile' --exclude='*/*/*' 2>/dev/null || true; } |
+	awk '$1 == "VERSION" { v = $3 } $1 == "PATCHLEVEL" { p = $3 }
+	     $1 == "SUBLEVEL" { print v "." p "." $3; exit }')
+[ "$v" = "$MAINLINE_LINUX" ] || { log "$MAINLINE_PKG=$MAINLINE_DEBVER holds Linux '$v', not $MAINLINE_LINUX"; exit 1; }
+mv "$dl/src.tar.xz" "$cache"
+echo "$cache"
