@@ -26,8 +26,25 @@ tools:
 	$(MAKE) -C testsuite/tools
 	$(MAKE) -C ip
 
+# The kernel series make kernel and check-vm use: 6.12 (kernel/6.12/) or
+# mainline (kernel/mainline/); scripts/build-kernel.sh.
+KERNEL_SERIES ?= 6.12
+ifeq ($(KERNEL_SERIES),6.12)
+KERNEL_IMAGE = build/kernel-test/bzImage
+else
+KERNEL_IMAGE = build/kernel-$(KERNEL_SERIES)-test/bzImage
+endif
+
 kernel:
-	@bash scripts/build-kernel.sh test >/dev/null
+	@KERNEL_SERIES=$(KERNEL_SERIES) bash scripts/build-kernel.sh test >/dev/null
+
+# The mainline series without debug options, and its kselftest installed
+# to build/mainline/kselftest (make check's mainline tier)
+kernel-mainline:
+	@KERNEL_SERIES=mainline bash scripts/build-kernel.sh plain >/dev/null
+
+kselftest-mainline: kernel-mainline
+	@bash scripts/build-kselftest.sh >/dev/null
 
 kernel-bench:
 	@bash scripts/build-kernel.sh bench >/dev/null
@@ -49,7 +66,7 @@ BUILD = @$(MAKE) --no-print-directory
 # Every tier, one tally (scripts/check.sh); check-host, check-vm and
 # check-stock run one.
 check: deps
-	$(BUILD) tools kernel iproute2 stock-kernel
+	$(BUILD) tools kernel kselftest-mainline iproute2 stock-kernel
 	bash scripts/check.sh
 
 check-host: deps
@@ -58,7 +75,13 @@ check-host: deps
 
 check-vm: deps
 	$(BUILD) tools kernel iproute2
-	bash testsuite/vm/run-suite testsuite/vm
+	SMC_DUMP_KERNEL=$(abspath $(KERNEL_IMAGE)) bash testsuite/vm/run-suite testsuite/vm
+
+# The mainline tier alone: links, captures and the series' kselftest on
+# the mainline kernel (testsuite/mainline)
+check-mainline: deps
+	$(BUILD) tools kselftest-mainline iproute2
+	bash testsuite/mainline/run-suite
 
 # The smc command against Debian's unmodified kernel (testsuite/stock)
 check-stock: deps
@@ -123,4 +146,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: deb check-stock check-stock-dkms check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
+.PHONY: kernel-mainline kselftest-mainline check-mainline deb check-stock check-stock-dkms check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean

@@ -53,7 +53,8 @@ if [ "$series" = 6.12 ]; then
 else
 	name=$series-$flavor tree=$build/linux-$series obj=$build/obj-$series-$flavor
 fi
-patches=$(ls "$top"/kernel/$series/patches/*.patch 2>/dev/null || true)
+# the patches in order; a cover letter (0000-cover-letter.patch) is mail only
+patches=$(ls "$top"/kernel/$series/patches/*.patch 2>/dev/null | grep -v '/0000-[^/]*$' || true)
 hash=$( { echo "$src_id $flavor"; cat $frags $patches "$0"; } | sha256sum | cut -c1-16)
 out=$build/images/$name-$hash
 if [ -f "$out/bzImage" ]; then
@@ -88,9 +89,12 @@ if [ "$(cat "$tree/.smc-dump-tree" 2>/dev/null)" != "$tree_id" ]; then
 	rm -rf "$tree" "$tree.new"
 	mkdir -p "$tree.new"
 	if [ -n "${KERNEL_SRC:-}" ]; then
-		tar -C "$KERNEL_SRC" --exclude=.git -cf - . | tar -C "$tree.new" -xf -
+		tar -C "$KERNEL_SRC" --exclude=.git -cf - . | tar -C "$tree.new" --touch -xf -
 	else
-		tar -C "$tree.new" --strip-components=1 -xJf "$tarball"
+		# --touch: files the patches no longer change must not look
+		# older than their objects from an earlier series (ccache makes
+		# the rebuild cheap)
+		tar -C "$tree.new" --strip-components=1 --touch -xJf "$tarball"
 	fi
 	for p in $patches; do
 		apply_patch "$tree.new" "$p"

@@ -9,10 +9,13 @@
 # Then two lanes at once, each mostly one QEMU guest:
 #   lane "debug": the VM tests of testsuite/vm/debug-files in one boot of
 #     the debug test kernel (KASAN, lockdep, kmemleak), then the
-#     stock-kernel tests (one boot of Debian's unmodified kernel);
-#   the main lane: the host tests, then the packages' tests and the other
-#     VM test files in one boot of Debian's kernel with the DKMS-built
-#     modules (testsuite/stock-dkms/tier).
+#     stock-kernel tests (one boot of Debian's unmodified kernel), then
+#     the mainline series' kernel in one boot (testsuite/mainline: links,
+#     captures, ip link, its kselftest);
+#   the main lane: the host tests (with the mainline series' per-patch
+#     build), then the packages' tests and the other VM test files in one
+#     boot of Debian's kernel with the DKMS-built modules
+#     (testsuite/stock-dkms/tier).
 # Every line a tier prints comes as it comes; a background lane's lines
 # start with "runner| " or "debug| ". Each tier's time, then the closing
 # tally "N passed, N failed, N skipped". Exit status 0 only if nothing
@@ -71,8 +74,10 @@ debug_lane() {
 		bats --timing --print-output-on-failure "${debug_files[@]/#/testsuite/vm/}"
 	tier stock "stock-kernel tests (Debian's unmodified kernel in QEMU)" \
 		bash testsuite/stock/run-suite testsuite/stock
+	tier mainline "the mainline series in QEMU (links, captures, ip link, its kselftest)" \
+		bash testsuite/mainline/run-suite
 }
-order+=(vm stock host stock-dkms)
+order+=(vm stock mainline host stock-dkms)
 lane debug debug_lane
 debug_pid=$LANE_PID
 

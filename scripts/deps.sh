@@ -17,7 +17,7 @@ PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
       iproute2 xz-utils dpkg-dev python3 tshark libcap-dev jq
       clang llvm util-linux iputils-ping libcairo2-dev
       busybox-static pahole git debhelper dh-dkms lintian libbpf-dev bpftool
-      strace sparse python3-yaml"
+      strace sparse python3-yaml rsync"
 
 # the installed linux-source-6.12, empty when there is none
 ksrc_version() {

@@ -1,0 +1,107 @@
+#!/bin/bash
+# Check that every patch of a kernel series builds on its own, as a
+# net-next reviewer's bisection would: `git am` the series one patch at a
+# time onto its unpacked source, and after each patch build what the series
+# touches with W=1 and sparse on every file (C=2), and run kernel-doc on
+# the series' own files. A warning the base tree does not print is a
+# failure; warnings are compared without line numbers (patches move lines).
+#
+#   series-check.sh SERIES DIR
+#
+# SERIES: mainline (kernel/mainline/patches, the source of
+# scripts/mainline-source.sh). DIR: a work directory (git tree, objects,
+# logs: DIR/patch-N.log); it is made anew. Config: tinyconfig plus
+# kernel/config/base.config and the series' series.config (the plain test
+# kernel). Exit status 0 when every patch applied and built clean; 1 with
+# the new warnings on stderr otherwise; 2 on wrong use.
+set -uo pipefail
+
+series=${1:-}
+dir=${2:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ "$series" = mainline ] && [ -n "$dir" ] || { echo "usage: series-check.sh mainline DIR" >&2; exit 2; }
+command -v sparse >/dev/null || { echo "series-check: sparse missing (make deps)" >&2; exit 1; }
+log() { echo "series-check: $*" >&2; }
+
+tarball=$(bash "$top/scripts/mainline-source.sh") || exit 1
+rm -rf "$dir"
+mkdir -p "$dir/tree" "$dir/obj"
+dir=$(cd "$dir" && pwd)
+tree=$dir/tree obj=$dir/obj
+tar -C "$tree" --strip-components=1 -xJf "$tarball" || exit 1
+git -C "$tree" init -q
+git -C "$tree" -c core.excludesFile=/dev/null add -f . || exit 1
+git -C "$tree" -c user.name=base -c user.email=base@localhost commit -q -m base || exit 1
+
+export CCACHE_BASEDIR=$top/build CCACHE_DIR=${CCACHE_DIR:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/ccache}
+cc="gcc"
+command -v ccache >/dev/null && cc="ccache gcc"
+kmake() { make -C "$tree" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc "$@"; }
+kmake -s tinyconfig >/dev/null || exit 1
+KCONFIG_CONFIG=$obj/.config "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+	"$top/kernel/config/base.config" "$top/kernel/$series/config/series.config" >/dev/null || exit 1
+kmake -s olddefconfig >/dev/null || exit 1
+log "make prepare"
+kmake -s -j"$(nproc)" prepare >/dev/null 2>"$dir/prepare.log" || { cat "$dir/prepare.log" >&2; exit 1; }
+
+# build_warnings OUT: build net/smc/ anew with W=1 C=2; the compiler's
+# and sparse's diagnostics to OUT, without line and column numbers
+build_warnings() {
+	rm -f "$obj"/net/smc/*.o
+	kmake -j"$(nproc)" W=1 C=2 net/smc/ >"$1.raw" 2>&1
+	local rc=$?
+	grep -E '(warning|error):' "$1.raw" |
+		sed -E -e "s#^($tree|$obj)/##" -e 's#:[0-9]+:[0-9]+:#:#' -e 's#:[0-9]+:#:#' | sort >"$1"
+	return $rc
+}
+
+log "base: W=1 C=2 net/smc/"
+build_warnings "$dir/base.warn" || { log "the base tree does not build"; tail -20 "$dir/base.warn.raw" >&2; exit 1; }
+
+fail=0
+n=0
+for p in "$top"/kernel/"$series"/patches/*.patch; do
+	case $(basename "$p") in 0000-*) continue ;; esac
+	n=$((n + 1))
+	if ! git -C "$tree" -c user.name=check -c user.email=check@localhost am -q "$p" >"$dir/patch-$n.log" 2>&1; then
+		log "$(basename "$p") does not apply with git am:"
+		cat "$dir/patch-$n.log" >&2
+		exit 1
+	fi
+	log "$(basename "$p"): W=1 C=2 net/smc/"
+	if ! build_warnings "$dir/patch-$n.warn"; then
+		log "$(basename "$p") does not build:"
+		grep -E 'error' "$dir/patch-$n.warn.raw" | head -20 >&2
+		fail=1
+		continue
+	fi
+	new=$(comm -13 "$dir/base.warn" "$dir/patch-$n.warn")
+	if [ -n "$new" ]; then
+		log "$(basename "$p") adds warnings:"
+		echo "$new" >&2
+		fail=1
+	fi
+	# kernel-doc on the series' own C files and headers as they are now
+	files=$(cd "$tree" && ls net/smc/smc_dump.c net/smc/smc_dump.h include/uapi/linux/smc_dump.h 2>/dev/null)
+	if [ -n "$files" ]; then
+		kd=$(cd "$tree" && scripts/kernel-doc -none -Wall $files 2>&1)
+		if [ -n "$kd" ]; then
+			log "$(basename "$p"): kernel-doc:"
+			echo "$kd" >&2
+			fail=1
+		fi
+	fi
+	# a patch that adds a kselftest: it builds on its own, no warning
+	if git -C "$tree" show --stat --format= HEAD | grep -q 'tools/testing/selftests/net/smc_dump'; then
+		log "$(basename "$p"): the kselftest"
+		if ! out=$(bash "$top/scripts/build-kselftest.sh" "$tree" "$dir/kselftest" 2>&1) ||
+			grep -q 'warning:' <<<"$out"; then
+			log "$(basename "$p"): the kselftest does not build clean:"
+			echo "$out" | grep -E 'warning|error' >&2
+			fail=1
+		fi
+	fi
+done
+[ "$n" -gt 0 ] || { log "no patches in kernel/$series/patches"; exit 1; }
+[ $fail = 0 ] && log "$n patches: each applies, builds with W=1 and C=2 without new warnings, kernel-doc clean"
+exit $fail

@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# The mainline series (kernel/mainline/patches) as net-next would take it:
+# a cover letter and [PATCH net-next v1 N/M] mails that `git am` applies to
+# the Linux source kernel/mainline/source.conf names, checkpatch --strict
+# clean, each patch building on its own with W=1 and sparse without new
+# warnings and kernel-doc clean (scripts/series-check.sh), the uapi header
+# the same as the tools', the link attributes in the rt-link netlink spec.
+# The source comes from scripts/mainline-source.sh (make kernel-mainline
+# fetches it; make check does that first).
+
+TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+SERIES=$TOP/kernel/mainline/patches
+
+setup_file() {
+	export MTAR
+	MTAR=$(bash "$TOP/scripts/mainline-source.sh" 2>/dev/null) || MTAR=
+	[ -n "$MTAR" ] || return 0
+	export MTREE=$BATS_FILE_TMPDIR/linux
+	mkdir -p "$MTREE"
+	tar -C "$MTREE" --strip-components=1 -xJf "$MTAR"
+	git -C "$MTREE" init -q
+	git -C "$MTREE" -c core.excludesFile=/dev/null add -f .
+	git -C "$MTREE" -c user.name=base -c user.email=base@localhost commit -q -m base
+}
+
+setup() {
+	[ -n "$MTAR" ] || skip "the mainline source cannot be fetched (scripts/mainline-source.sh)"
+	PATCHES=$(ls "$SERIES"/0[0-9][0-9][1-9]-*.patch "$SERIES"/0[0-9][1-9]0-*.patch 2>/dev/null | sort)
+}
+
+@test "mainline series: a cover letter and numbered net-next mails, each signed off" {
+	[ -f "$SERIES/0000-cover-letter.patch" ]
+	n=$(echo "$PATCHES" | grep -c .)
+	[ "$n" -ge 4 ]
+	grep -q "^Subject: \[PATCH net-next v1 0/$n\] " "$SERIES/0000-cover-letter.patch"
+	# the cover letter is written, not format-patch's placeholders
+	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$SERIES/0000-cover-letter.patch"
+	grep -q 'Alternatives considered' "$SERIES/0000-cover-letter.patch"
+	i=0
+	for p in $PATCHES; do
+		i=$((i + 1))
+		grep -q "^Subject: \[PATCH net-next v1 $i/$n\] \(net/smc\|selftests: net\|docs: networking\): " "$p" ||
+			{ echo "$p: subject"; grep '^Subject:' "$p"; false; }
+		grep -q '^Signed-off-by: .* <.*@.*>$' "$p"
+		body=$(awk '/^Subject:/ { s = 1; next } /^Signed-off-by:/ { exit } s' "$p" | grep -c .)
+		[ "$body" -ge 5 ] || { echo "$p: a commit message of $body lines"; false; }
+	done
+}
+
+@test "mainline series: git am applies it to the unpacked mainline source" {
+	cp -a "$MTREE" "$BATS_TEST_TMPDIR/t"
+	run git -C "$BATS_TEST_TMPDIR/t" -c user.name=t -c user.email=t@localhost am $PATCHES
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -f "$BATS_TEST_TMPDIR/t/net/smc/smc_dump.c" ]
+	[ -f "$BATS_TEST_TMPDIR/t/tools/testing/selftests/net/smc_dump.c" ]
+	[ -f "$BATS_TEST_TMPDIR/t/Documentation/networking/smc-dummy.rst" ]
+	# the uapi header is the one the tools build with
+	diff -u "$BATS_TEST_TMPDIR/t/include/uapi/linux/smc_dump.h" "$TOP/include/uapi/linux/smc_dump.h"
+}
+
+@test "mainline series: checkpatch --strict reports nothing" {
+	run perl "$MTREE/scripts/checkpatch.pl" --strict --no-tree --terse $PATCHES
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"ERROR"* ]]
+	[[ "$output" != *"WARNING"* ]]
+	[[ "$output" != *"CHECK"* ]]
+}
+
+@test "mainline series: the rt-link spec describes the kind's attributes and still loads" {
+	cp -a "$MTREE" "$BATS_TEST_TMPDIR/t"
+	git -C "$BATS_TEST_TMPDIR/t" -c user.name=t -c user.email=t@localhost am -q $PATCHES
+	spec=$BATS_TEST_TMPDIR/t/Documentation/netlink/specs/rt-link.yaml
+	/usr/bin/python3 - "$spec" <<'PY'
+import sys, yaml
+spec = yaml.safe_load(open(sys.argv[1]))
+sets = {s["name"]: s for s in spec["attribute-sets"]}
+smc = [s for n, s in sets.items() if "smc-dummy" in n]
+assert len(smc) == 1, "one attribute set for smc-dummy"
+attrs = {a["name"]: a["type"] for a in smc[0]["attributes"]}
+assert attrs == {"mode": "u8", "capture": "u8", "snaplen": "u32"}, attrs
+msgs = {m["name"]: m for m in spec["sub-messages"]}
+fmt = {f["value"]: f.get("attribute-set") for f in msgs["linkinfo-data-msg"]["formats"]}
+assert fmt.get("smc-dummy") == smc[0]["name"], fmt.get("smc-dummy")
+PY
+}
+
+@test "mainline series: every patch builds on its own with W=1 and sparse, kernel-doc clean" {
+	command -v sparse >/dev/null || skip "sparse missing (make deps)"
+	run bash "$TOP/scripts/series-check.sh" mainline "$BATS_TEST_TMPDIR/check"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	n=$(echo "$PATCHES" | grep -c .)
+	[[ "$output" == *"$n patches: each applies, builds with W=1 and C=2 without new warnings, kernel-doc clean"* ]]
+}
