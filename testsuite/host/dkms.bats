@@ -23,7 +23,7 @@ setup() {
 		run "$B" "$k" "$K"
 		echo "$output"
 		[ "$status" -eq 1 ]
-		[[ "$output" == "smc-dump-dkms: kernel $k is not one it serves"* ]]
+		[[ "$output" == "smc-dump-dkms: kernel '$k' is not one it serves"* ]]
 		[[ "$output" == *"it serves Debian 12's Linux $STOCK_LINUX kernels $STOCK_ABI-*"* ]]
 	done
 }
@@ -49,4 +49,35 @@ setup() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" = "make -C $K M=$BATS_TEST_TMPDIR/net/smc CONFIG_SMC=m CONFIG_SMC_DIAG=m CONFIG_SMC_LO=y KCFLAGS=-DCONFIG_SMC_LO=1 -I$BATS_TEST_TMPDIR/include modules" ]
+}
+
+@test "dkms-build: a version string that only begins like a served one is refused, named in quotes" {
+	nl='
+'
+	for k in "$STOCK_ABI-" "$STOCK_ABI-amd64 " "$STOCK_ABI-amd64$nl" "$STOCK_ABI-../amd64" \
+		"$STOCK_ABI--amd64" "$STOCK_ABI-AMD64" "$STOCK_ABI-amd64/x"; do
+		run "$B" "$k" "$K"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == "smc-dump-dkms: kernel '$k' is not one it serves (no such flavour: "* ]]
+		[[ "$output" == *"it serves Debian 12's Linux $STOCK_LINUX kernels $STOCK_ABI-*"* ]]
+	done
+}
+
+@test "dkms-build: without its two arguments it says how it is called" {
+	run "$B"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "usage: dkms-build KERNELVER KERNEL_SOURCE_DIR"* ]]
+	run "$B" "$STOCK_ABI-amd64"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "usage: dkms-build KERNELVER KERNEL_SOURCE_DIR"* ]]
+}
+
+@test "dkms-build: headers without include/config/auto.conf are named incomplete, not SMC-less" {
+	rm "$K/include/config/auto.conf"
+	run "$B" "$STOCK_ABI-amd64" "$K"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the headers for $STOCK_ABI-amd64 in $K are incomplete: no include/config/auto.conf"* ]]
+	[[ "$output" != *"does not build SMC"* ]]
 }
