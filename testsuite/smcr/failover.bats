@@ -27,8 +27,28 @@ setup_file() {
 	echo $? >"$BATS_FILE_TMPDIR/run.rc"
 }
 
+# upstream_stall: the run failed the way upstream SMC-R does on this bed
+# (kernel/README.md, 16.1), with no part of the series in it: the server's
+# DELETE_LINK worker blocked in smc_wr_tx_wait_no_pending_sends() on the
+# deleted link's sends, which Soft-RoCE never completes, before it moved
+# the connection (its link group never went back to SINGLE), so the data
+# stalled until the traffic tool's timeout. Nothing is left to check of a
+# resend then: the tests skip, saying so. Any other failure is a failure.
+upstream_stall() {
+	[ "$(cat "$BATS_FILE_TMPDIR/run.rc")" != 0 ] &&
+		! grep -q '^result ok' "$RES/client-traffic.out" &&
+		grep -q ' downed ' "$RES/client-events.txt" &&
+		! awk '/state changed: SYMMETRIC/ { sym = 1 } sym && /state changed: SINGLE/ { f = 1 }
+			END { exit !f }' "$RES/server-smc-dmesg.txt" &&
+		grep -A 12 'Workqueue: events smc_llc_delete_link_work' "$RES/server-dmesg-watchdog.txt" |
+			grep -q 'smc_wr_tx_wait_no_pending_sends'
+}
+
 setup() {
 	have_bed || skip "no test kernel (make kernel)"
+	if upstream_stall; then
+		skip "upstream SMC-R stalled: the server's smc_llc_delete_link_work() blocked in smc_wr_tx_wait_no_pending_sends() before moving the connection (its link group never went back to SINGLE; kernel/README.md 16.1)"
+	fi
 }
 
 @test "failover: the client set its connection's link down mid-transfer, both ends finished over the other link" {

@@ -85,7 +85,7 @@ log start
 	dmesg >$out-dmesg-watchdog.txt
 ) &
 if [ "$role" = server ]; then
-	$traffic server -a 0.0.0.0 -p 5201 -n "$bytes" -T 900 -r /run/shared/ready >$out-traffic.out &
+	$traffic server -a 0.0.0.0 -p 5201 -n "$bytes" -T 300 -r /run/shared/ready >$out-traffic.out &
 	tpid=$!
 	# Its close() can block for good in smc_cdc_wait_pend_tx_wr() on
 	# the deleted link's unfinished CDC sends (see above): the 'result'
@@ -110,7 +110,7 @@ if [ "$role" = server ]; then
 	log end rc $rc
 else
 	for i in $(seq 600); do [ -s /run/shared/ready ] && break; sleep 0.5; done
-	$traffic client -a $peer -p 5201 -n "$bytes" -T 900 >$out-traffic.out &
+	$traffic client -a $peer -p 5201 -n "$bytes" -T 300 >$out-traffic.out &
 	cp=$!
 	# the link group's second link, then the link of the connection
 	n=0
