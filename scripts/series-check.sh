@@ -10,7 +10,8 @@
 #
 # SERIES: mainline (kernel/mainline/patches, the source of
 # scripts/mainline-source.sh). DIR: a work directory (git tree, objects,
-# logs: DIR/patch-N.log); it is made anew. Config: tinyconfig plus
+# logs: DIR/patch-N.log); it is made anew, so it must be new, empty or
+# one an earlier run made (it holds .series-check). Config: tinyconfig plus
 # kernel/config/base.config and the series' series.config (the plain test
 # kernel). Exit status 0 when every patch applied and built clean; 1 with
 # the new warnings on stderr otherwise; 2 on wrong use.
@@ -23,9 +24,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 command -v sparse >/dev/null || { echo "series-check: sparse missing (make deps)" >&2; exit 1; }
 log() { echo "series-check: $*" >&2; }
 
+# DIR is emptied: only a new or empty one, or one an earlier run made
+if [ -d "$dir" ] && [ -n "$(ls -A "$dir")" ] && [ ! -e "$dir/.series-check" ]; then
+	echo "series-check: $dir is not empty and not a series-check work directory: give a new one" >&2
+	exit 2
+fi
 tarball=$(bash "$top/scripts/mainline-source.sh") || exit 1
 rm -rf "$dir"
 mkdir -p "$dir/tree" "$dir/obj"
+: >"$dir/.series-check"
 dir=$(cd "$dir" && pwd)
 tree=$dir/tree obj=$dir/obj
 tar -C "$tree" --strip-components=1 -xJf "$tarball" || exit 1
