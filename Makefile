@@ -66,7 +66,7 @@ BUILD = @$(MAKE) --no-print-directory
 # Every tier, one tally (scripts/check.sh); check-host, check-vm and
 # check-stock run one.
 check: deps
-	$(BUILD) tools kernel kselftest-mainline iproute2 stock-kernel
+	$(BUILD) tools kernel kselftest-mainline iproute2 stock-kernel KERNEL_SERIES=6.12
 	bash scripts/check.sh
 
 check-host: deps

@@ -10,7 +10,8 @@
 # which `make kernel-mainline` lays out). DEST: where run_kselftest.sh and
 # net/smc_dump go (default build/mainline/kselftest); the guest runs
 # DEST/run_kselftest.sh -t net:smc_dump. Objects and the uapi headers go to
-# DEST.obj. Prints DEST; the build's output goes to stderr.
+# DEST.obj. Both are emptied first, so they must be new, empty, or made by
+# an earlier run. Prints DEST; the build's output goes to stderr.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,9 +21,22 @@ dest=${2:-$top/build/mainline/kselftest}
 	{ echo "build-kselftest: $tree has no tools/testing/selftests/net/smc_dump.c: make kernel-mainline" >&2; exit 1; }
 command -v rsync >/dev/null || { echo "build-kselftest: rsync missing (the selftests install with it): make deps" >&2; exit 1; }
 tree=$(cd "$tree" && pwd)
+dest=$(realpath -m "$dest")
 obj=$dest.obj
+# DEST and DEST.obj are emptied: only new or empty ones, or ones an
+# earlier run made (they hold .build-kselftest)
+for d in "$dest" "$obj"; do
+	# (before the mark existed: an install has kselftest-list.txt, the
+	# objects usr/include)
+	[ -e "$d/.build-kselftest" ] || [ -f "$d/kselftest-list.txt" ] || [ -d "$d/usr/include" ] && continue
+	if [ -e "$d" ] && { [ ! -d "$d" ] || [ -n "$(ls -A "$d")" ]; }; then
+		echo "build-kselftest: $d exists and is not a build-kselftest directory: give a new DEST" >&2
+		exit 2
+	fi
+done
 rm -rf "$dest" "$obj"
 mkdir -p "$obj"
+: >"$obj/.build-kselftest"
 make -s -C "$tree" O="$obj" ARCH=x86_64 headers_install >&2
 # The lists are replaced on the command line: only smc_dump is built and
 # installed. TEST_GEN_PROGS keeps lib.mk's $(OUTPUT)/ prefix (a command-
@@ -32,6 +46,7 @@ make -C "$tree/tools/testing/selftests" O="$obj" TARGETS=net \
 	INSTALL_DEP_TARGETS= 'TEST_GEN_PROGS=$(OUTPUT)/smc_dump' TEST_GEN_PROGS_EXTENDED= \
 	TEST_PROGS= TEST_PROGS_EXTENDED= TEST_GEN_FILES= TEST_FILES= TEST_INCLUDES= \
 	KSFT_INSTALL_PATH="$dest" install >&2
+: >"$dest/.build-kselftest"
 [ -x "$dest/net/smc_dump" ] && grep -qx 'net:smc_dump' "$dest/kselftest-list.txt" ||
 	{ echo "build-kselftest: $dest has no net:smc_dump after the install" >&2; exit 1; }
 echo "$dest"

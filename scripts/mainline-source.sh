@@ -48,7 +48,7 @@ dl=$(mktemp -d "$(dirname "$cache")/dl.XXXXXX")
 trap 'rm -rf "$dl"' EXIT
 log "fetching $MAINLINE_PKG=$MAINLINE_DEBVER"
 if ! (cd "$dl" && apt-get -q "${apt_opts[@]}" download "$MAINLINE_PKG=$MAINLINE_DEBVER" >&2); then
-	log "cannot download $MAINLINE_PKG=$MAINLINE_DEBVER from $MAINLINE_SUITE: if the suite moved on, set kernel/mainline/source.conf to a version it has (apt-get ${apt_opts[*]} policy $MAINLINE_PKG) and rebase kernel/mainline/patches (kernel/README.md)"
+	log "cannot download $MAINLINE_PKG=$MAINLINE_DEBVER from $MAINLINE_SUITE: if the suite moved on, set kernel/mainline/source.conf to a version it has (apt-cache ${apt_opts[*]} policy $MAINLINE_PKG) and rebase kernel/mainline/patches (kernel/README.md)"
 	exit 1
 fi
 dpkg-deb --fsys-tarfile "$dl"/*.deb | tar -xOf - "./usr/src/$MAINLINE_PKG.tar.xz" >"$dl/src.tar.xz"

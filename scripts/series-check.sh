@@ -25,7 +25,7 @@ command -v sparse >/dev/null || { echo "series-check: sparse missing (make deps)
 log() { echo "series-check: $*" >&2; }
 
 # DIR is emptied: only a new or empty one, or one an earlier run made
-if [ -d "$dir" ] && [ -n "$(ls -A "$dir")" ] && [ ! -e "$dir/.series-check" ]; then
+if [ -e "$dir" ] && { [ ! -d "$dir" ] || { [ -n "$(ls -A "$dir")" ] && [ ! -e "$dir/.series-check" ]; }; }; then
 	echo "series-check: $dir is not empty and not a series-check work directory: give a new one" >&2
 	exit 2
 fi
@@ -37,6 +37,8 @@ dir=$(cd "$dir" && pwd)
 tree=$dir/tree obj=$dir/obj
 tar -C "$tree" --strip-components=1 -xJf "$tarball" || exit 1
 git -C "$tree" init -q
+# no background git gc on a tree of 90k objects beside the builds
+git -C "$tree" config gc.auto 0
 git -C "$tree" -c core.excludesFile=/dev/null add -f . || exit 1
 git -C "$tree" -c user.name=base -c user.email=base@localhost commit -q -m base || exit 1
 

@@ -19,6 +19,8 @@ setup_file() {
 	mkdir -p "$MTREE"
 	tar -C "$MTREE" --strip-components=1 -xJf "$MTAR"
 	git -C "$MTREE" init -q
+	# no background git gc repacking the tree while a test copies it
+	git -C "$MTREE" config gc.auto 0
 	git -C "$MTREE" -c core.excludesFile=/dev/null add -f .
 	git -C "$MTREE" -c user.name=base -c user.email=base@localhost commit -q -m base
 }
