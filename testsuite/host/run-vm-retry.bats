@@ -32,28 +32,30 @@ SH
 	export QEMU_CALLS=$BATS_TEST_TMPDIR/calls
 }
 
-@test "run-vm: QEMU aborting before the command started is booted once more" {
-	PATH=$bin:$PATH QEMU_PLAY="abort pass" run "$TOP/testsuite/vm/run-vm" \
+# runvm PLAY: run-vm with the stand-in QEMU playing PLAY, a command that
+# succeeds; its status and output in bats' $status and $output
+runvm() {
+	PATH=$bin:$PATH QEMU_PLAY=$1 run "$TOP/testsuite/vm/run-vm" \
 		--kernel "$BATS_TEST_TMPDIR/bzImage" --timeout 30 -- true
 	echo "$output"
+}
+
+@test "run-vm: QEMU aborting before the command started is booted once more" {
+	runvm "abort pass"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$QEMU_CALLS")" = 2 ]
 	[[ "$output" == *"run-vm: QEMU aborted (exit 134) before the guest started the command; booting once more"* ]]
 }
 
 @test "run-vm: a second abort is not retried again, and fails" {
-	PATH=$bin:$PATH QEMU_PLAY="abort abort pass" run "$TOP/testsuite/vm/run-vm" \
-		--kernel "$BATS_TEST_TMPDIR/bzImage" --timeout 30 -- true
-	echo "$output"
+	runvm "abort abort pass"
 	[ "$status" -eq 125 ]
 	[ "$(cat "$QEMU_CALLS")" = 2 ]
 	[[ "$output" == *"the guest reported no status"*"QEMU exit 134"* ]]
 }
 
 @test "run-vm: QEMU aborting after the command started is not booted again" {
-	PATH=$bin:$PATH QEMU_PLAY="started-abort pass" run "$TOP/testsuite/vm/run-vm" \
-		--kernel "$BATS_TEST_TMPDIR/bzImage" --timeout 30 -- true
-	echo "$output"
+	runvm "started-abort pass"
 	[ "$status" -eq 125 ]
 	[ "$(cat "$QEMU_CALLS")" = 1 ]
 	[[ "$output" != *"booting once more"* ]]
