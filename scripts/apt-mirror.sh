@@ -1,16 +1,59 @@
 # Sourced by scripts/deps.sh and scripts/mainline-source.sh: no mirror's
 # host name is written into the project, it is read off the apt sources.
 #
-# The mirror of the main Debian suite, as this machine's apt sources name it.
+# mirror: prints the URI of each enabled "deb" entry for the suite
+# bookworm (Debian 12's main suite), first the deb822 files
+# (sources.list.d/*.sources), then the one-line lists (sources.list,
+# sources.list.d/*.list); nothing when there is none.
+#   deb822: stanzas split by blank lines; field names in any case; several
+#     URIs, Types and Suites per stanza; "Enabled: no" skips the stanza.
+#   one-line: "deb [option=value ...] URI SUITE COMPONENT...", options in
+#     brackets skipped; comments and deb-src lines ignored.
+# "stable" is not taken for bookworm: it names whatever Debian is current.
+# SMC_DUMP_APT_MIRROR=URI overrides what the sources say;
+# APT_ETC (default /etc/apt) is where they are read, for the tests.
 mirror() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '/^URIs:/ { u = $2 } /^Suites:/ { for (i = 2; i <= NF; i++)
-			if ($i == "bookworm") { print u; exit } }' "$f"
-	done
-	if [ -f /etc/apt/sources.list ]; then
-		awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list
+	local etc=${APT_ETC:-/etc/apt} f
+	if [ -n "${SMC_DUMP_APT_MIRROR:-}" ]; then
+		echo "$SMC_DUMP_APT_MIRROR"
+		return 0
 	fi
+	for f in "$etc"/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk '
+		function flush(i, j, k, nt, nu, ns, t, u, s) {
+			if (tolower(en) != "no") {
+				nt = split(types, t, " "); nu = split(uris, u, " ")
+				ns = split(suites, s, " ")
+				for (i = 1; i <= nt; i++) if (t[i] == "deb")
+					for (k = 1; k <= ns; k++) if (s[k] == "bookworm")
+						for (j = 1; j <= nu; j++) print u[j]
+			}
+			types = uris = suites = en = ""; key = ""
+		}
+		/^[ \t]*#/ { next }
+		/^[ \t]*$/ { flush(); next }
+		/^[ \t]/ { v = $0; sub(/^[ \t]+/, "", v)
+			if (key == "uris") uris = uris " " v
+			else if (key == "suites") suites = suites " " v
+			else if (key == "types") types = types " " v
+			next }
+		{ i = index($0, ":"); if (!i) next
+			key = tolower(substr($0, 1, i - 1)); v = substr($0, i + 1)
+			if (key == "types") types = v
+			else if (key == "uris") uris = v
+			else if (key == "suites") suites = v
+			else if (key == "enabled") { en = v; gsub(/[ \t]/, "", en) } }
+		END { flush() }' "$f"
+	done
+	for f in "$etc"/sources.list "$etc"/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		awk '{ sub(/#.*/, "") }
+		$1 == "deb" { l = $0
+			sub(/^[ \t]*deb[ \t]+/, "", l)
+			if (l ~ /^\[/) { if (!sub(/^\[[^]]*\][ \t]*/, "", l)) next }
+			n = split(l, w, /[ \t]+/)
+			if (n >= 2 && w[2] == "bookworm") print w[1] }' "$f"
+	done
 	return 0
 }

@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# scripts/apt-mirror.sh's mirror(): the bookworm mirror read off apt
+# sources written here in each form apt accepts (APT_ETC points there).
+
+TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+
+setup() {
+	etc=$BATS_TEST_TMPDIR/apt
+	mkdir -p "$etc/sources.list.d"
+	unset SMC_DUMP_APT_MIRROR
+}
+
+# mirrors: what mirror() prints for the sources under $etc, in $output
+mirrors() {
+	run env APT_ETC="$etc" ${SMC_DUMP_APT_MIRROR:+SMC_DUMP_APT_MIRROR="$SMC_DUMP_APT_MIRROR"} \
+		bash -c '. "$1/scripts/apt-mirror.sh" && mirror' _ "$TOP"
+	[ "$status" -eq 0 ]
+}
+
+@test "apt-mirror: deb822 with lowercase keys, a comment and two URIs; deb-src, security and disabled stanzas skipped" {
+	cat >"$etc/sources.list.d/a.sources" <<'S'
+types: deb-src
+uris: http://src.example/debian
+suites: bookworm
+
+Types: deb
+URIs: http://off.example/debian
+Suites: bookworm
+Enabled: no
+
+Types: deb
+URIs: http://sec.example/debian-security
+Suites: bookworm-security
+
+# the main suite
+types: deb deb-src
+# a comment inside the stanza
+uris: http://one.example/debian http://two.example/debian
+suites: bookworm bookworm-updates
+components: main
+S
+	mirrors
+	[ "$output" = "http://one.example/debian
+http://two.example/debian" ]
+}
+
+@test "apt-mirror: one-line entries with [signed-by=...] options, in sources.list.d/*.list too" {
+	cat >"$etc/sources.list" <<'S'
+# deb http://commented.example/debian bookworm main
+deb-src http://src.example/debian bookworm main
+deb [arch=amd64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://opts.example/debian bookworm main
+deb http://stable.example/debian stable main
+S
+	echo "deb	http://tab.example/debian	bookworm main contrib" >"$etc/sources.list.d/b.list"
+	mirrors
+	[ "$output" = "http://opts.example/debian
+http://tab.example/debian" ]
+}
+
+@test "apt-mirror: no bookworm entry prints nothing; SMC_DUMP_APT_MIRROR overrides the sources" {
+	echo "deb http://trixie.example/debian trixie main" >"$etc/sources.list"
+	mirrors
+	[ -z "$output" ]
+	SMC_DUMP_APT_MIRROR=http://mine.example/debian mirrors
+	[ "$output" = "http://mine.example/debian" ]
+}
