@@ -1,7 +1,9 @@
 #!/bin/bash
 # The Linux source of the mainline series: $MAINLINE_PKG at $MAINLINE_DEBVER
 # from $MAINLINE_SUITE (kernel/mainline/source.conf). Prints the path of
-# its tarball, kept as build/mainline/src/$MAINLINE_LINUX/linux-source.tar.xz.
+# its tarball, kept as build/mainline/src/$MAINLINE_DEBVER/linux-source.tar.xz
+# (by the Debian version: a new upload of the same Linux release may carry
+# other Debian patches).
 #
 #   mainline-source.sh
 #
@@ -10,7 +12,8 @@
 # fetched instead under a private apt state (build/mainline/apt: its own
 # sources list, lists and cache): the same mirror as the machine's bookworm
 # entry, the same keyring, so apt checks the suite's signature as it would
-# for its own. Nothing is installed. Runs as any user.
+# for its own. Nothing is installed. Runs as any user; concurrent runs
+# take turns (a lock in build/mainline).
 # Exit status 1, with a message, when the package cannot be had.
 set -euo pipefail
 
@@ -19,7 +22,20 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/apt-mirror.sh"
 log() { echo "mainline-source: $*" >&2; }
 
-cache=$top/build/mainline/src/$MAINLINE_LINUX/linux-source.tar.xz
+cache=$top/build/mainline/src/$MAINLINE_DEBVER/linux-source.tar.xz
+if [ -f "$cache" ]; then
+	echo "$cache"
+	exit 0
+fi
+
+# One run at a time: two would share the private apt state below. The
+# second waits for the first, then finds its tarball.
+mkdir -p "$top/build/mainline"
+exec 9>"$top/build/mainline/.source.lock"
+if ! flock -n 9; then
+	log "another mainline-source.sh runs; waiting for it"
+	flock 9
+fi
 if [ -f "$cache" ]; then
 	echo "$cache"
 	exit 0
