@@ -357,8 +357,10 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 				   r->payload_len);
 		else
 			print_uint(PRINT_JSON, "cap_len", NULL, r->payload_len);
-		if (err)
+		if (err) {
+			print_string(PRINT_FP, NULL, "%s", " ");
 			print_error(err);
+		}
 		if (c->o.hex)
 			dump_print_hex(r->payload, r->payload_len);
 		print_end();

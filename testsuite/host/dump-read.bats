@@ -319,6 +319,13 @@ data dir=rx token=0xabc seq=4 offset=0 len=5 vlan=7 local=fd00::1 peer=fd00::2"
 	[[ "$output" == *'"type":"legacy","hdr_ver":1,"smc_ver":2,"rec_type":"cdc","len":27,"raw_len":17,"cap_len":17,"hex":"000102030405060708090a0b0c0d0e0f10"'* ]]
 }
 
+@test "Alibaba layout: a len that differs from the UDP payload is reported on its line, exit 1" {
+	gen "$T/al.pcap" <<<"legacy hdrver=1 smcver=2 mode=d type=2 reclen=99 hex=0001020304"
+	run -1 "$SMC" dump read "$T/al.pcap"
+	# 10 prefix bytes + 5; the error after a blank, as on other records
+	[ "${lines[0]}" = "1 22:13:20.000000 SMC-D 10.0.0.1:40000 > 10.0.0.2:5201 legacy hdr_ver 1 smc_ver 2 type cdc len 99 raw 5 malformed: len 99 differs from the UDP payload 15" ]
+}
+
 @test "-d shows every header field, -x the payload bytes" {
 	gen "$T/dx.pcap" <<<"data dir=rx token=0x10 seq=4242 offset=5 len=18 smcver=1 fill=0x41"
 	run -0 "$SMC" -d -x dump read "$T/dx.pcap"
