@@ -5,10 +5,14 @@
 # bookworm (Debian 12's main suite), first the deb822 files
 # (sources.list.d/*.sources), then the one-line lists (sources.list,
 # sources.list.d/*.list); nothing when there is none.
-#   deb822: stanzas split by blank lines; field names in any case; several
-#     URIs, Types and Suites per stanza; "Enabled: no" skips the stanza.
+#   deb822: stanzas split by empty lines (a line of blanks does not split,
+#     as in apt); field names in any case; several URIs, Types and Suites
+#     per stanza; "Enabled:" no, false, off or 0 skips the stanza.
 #   one-line: "deb [option=value ...] URI SUITE COMPONENT...", options in
-#     brackets skipped; comments and deb-src lines ignored.
+#     brackets skipped (a # in them is no comment); comments, deb-src
+#     lines and lines apt would refuse ("[...]URI" without a blank) ignored.
+# CRLF line ends are read as LF. Files whose names apt ignores (other
+# characters than letters, digits, _ . -) are ignored too.
 # "stable" is not taken for bookworm: it names whatever Debian is current.
 # SMC_DUMP_APT_MIRROR=URI overrides what the sources say;
 # APT_ETC (default /etc/apt) is where they are read, for the tests.
@@ -20,9 +24,10 @@ mirror() {
 	fi
 	for f in "$etc"/sources.list.d/*.sources; do
 		[ -f "$f" ] || continue
+		[[ ${f##*/} =~ ^[A-Za-z0-9_.-]+$ ]] || continue
 		awk '
 		function flush(i, j, k, nt, nu, ns, t, u, s) {
-			if (tolower(en) != "no") {
+			if (tolower(en) !~ /^(no|false|off|0)$/) {
 				nt = split(types, t, " "); nu = split(uris, u, " ")
 				ns = split(suites, s, " ")
 				for (i = 1; i <= nt; i++) if (t[i] == "deb")
@@ -31,8 +36,10 @@ mirror() {
 			}
 			types = uris = suites = en = ""; key = ""
 		}
-		/^[ \t]*#/ { next }
-		/^[ \t]*$/ { flush(); next }
+		{ sub(/\r$/, "") }
+		/^#/ { next }
+		/^$/ { flush(); next }
+		/^[ \t]+$/ { next }
 		/^[ \t]/ { v = $0; sub(/^[ \t]+/, "", v)
 			if (key == "uris") uris = uris " " v
 			else if (key == "suites") suites = suites " " v
@@ -48,10 +55,12 @@ mirror() {
 	done
 	for f in "$etc"/sources.list "$etc"/sources.list.d/*.list; do
 		[ -f "$f" ] || continue
-		awk '{ sub(/#.*/, "") }
+		[ "$f" = "$etc/sources.list" ] || [[ ${f##*/} =~ ^[A-Za-z0-9_.-]+$ ]] || continue
+		awk '{ sub(/\r$/, "") }
 		$1 == "deb" { l = $0
 			sub(/^[ \t]*deb[ \t]+/, "", l)
-			if (l ~ /^\[/) { if (!sub(/^\[[^]]*\][ \t]*/, "", l)) next }
+			if (l ~ /^\[/) { if (!sub(/^\[[^]]*\][ \t]+/, "", l)) next }
+			sub(/#.*/, "", l)
 			n = split(l, w, /[ \t]+/)
 			if (n >= 2 && w[2] == "bookworm") print w[1] }' "$f"
 	done

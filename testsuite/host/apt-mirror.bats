@@ -64,3 +64,27 @@ http://tab.example/debian" ]
 	SMC_DUMP_APT_MIRROR=http://mine.example/debian mirrors
 	[ "$output" = "http://mine.example/debian" ]
 }
+
+@test "apt-mirror: CRLF deb822, Enabled false/off/0, a blank-only line that does not split a stanza" {
+	printf 'Types: deb\r\nURIs: http://crlf.example/debian\r\nSuites: bookworm\r\n\r\n' \
+		>"$etc/sources.list.d/a.sources"
+	for v in false off 0 No; do
+		printf 'Types: deb\nURIs: http://%s.example/debian\nSuites: bookworm\nEnabled: %s\n\n' "$v" "$v"
+	done >"$etc/sources.list.d/b.sources"
+	# apt reads this as one stanza whose later Suites wins: no bookworm
+	printf 'Types: deb\nURIs: http://merged.example/debian\nSuites: bookworm\n \nSuites: trixie\n' \
+		>"$etc/sources.list.d/c.sources"
+	mirrors
+	[ "$output" = "http://crlf.example/debian" ]
+}
+
+@test "apt-mirror: a # inside [options] is no comment; '[...]URI' and names apt ignores are skipped" {
+	cat >"$etc/sources.list" <<'S'
+deb [signed-by=/k#1] http://hash.example/debian bookworm main # a comment
+deb [trusted=yes]http://glued.example/debian bookworm main
+S
+	echo "deb http://spaced.example/debian bookworm main" >"$etc/sources.list.d/a b.list"
+	printf 'Types: deb\nURIs: http://plus.example/debian\nSuites: bookworm\n' >"$etc/sources.list.d/a+b.sources"
+	mirrors
+	[ "$output" = "http://hash.example/debian" ]
+}

@@ -99,3 +99,26 @@ LOG
 	[ "$status" -eq 125 ]
 	[[ "$output" != *"set aside"* ]]
 }
+
+@test "run-vm: exc_debug_kernel's other WARN_ON_ONCE, user_mode(regs), is a real report" {
+	echo "[    5.000000] WARNING: CPU: 0 PID: 321 at arch/x86/kernel/traps.c:1076 exc_debug_kernel+0x2a/0x160" \
+		>"$BATS_TEST_TMPDIR/dmesg"
+	QEMU_DMESG=$BATS_TEST_TMPDIR/dmesg runvm pass
+	[ "$status" -eq 125 ]
+	[[ "$output" != *"set aside"* ]]
+}
+
+@test "run-vm: the stray #DB in 7.2's WARNING format (the mainline tier) is set aside" {
+	echo "[   62.275385] WARNING: arch/x86/kernel/traps.c:1286 at exc_debug_kernel+0xca/0x160, CPU#0: kworker/0:1/37" \
+		>"$BATS_TEST_TMPDIR/dmesg"
+	QEMU_DMESG=$BATS_TEST_TMPDIR/dmesg runvm pass
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"set aside"* ]]
+}
+
+@test "run-vm: a NUL byte in the kernel log does not hide a report before it" {
+	{ echo "[    2.000000] BUG: kernel NULL pointer dereference, address: 0000000000000000"
+	  printf 'junk\0junk\n'; } >"$BATS_TEST_TMPDIR/dmesg"
+	QEMU_DMESG=$BATS_TEST_TMPDIR/dmesg runvm pass
+	[ "$status" -eq 125 ]
+}
