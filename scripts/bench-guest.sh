@@ -28,10 +28,11 @@
 # `smc dump start dev smcd0 mode smcd ... background` with backend kernel
 # (kX) or backend bpf (pX), X as above: c writes every record to tmpfs,
 # d type cdc, e snaplen 64, g a filter that matches nothing (the records
-# built or copied out of the ring and dropped by tcpdump's filter), with
+# built or copied out of the ring and dropped by tcpdump's filter), n as c
+# at nice 0 (smc dump start's default is -19: the capture ahead), with
 # (a) in the same rounds; OUTDIR/backends.tsv, OUTDIR/backends-info. The
 # kernel backend's rows differ from (c)-(g) above in what smc dump start
-# adds: tcpdump -U and its own -B.
+# adds: tcpdump -U, its own -B and its nice value.
 # f and g split c's cost: build (g), delivery to user space (f - g), the
 # file on tmpfs (c - f). tcpdump runs with -B COST_BUFFER in c, d, e and f:
 # with libpcap's 2 MiB, tcpdump loses records even of (d) when it is not
@@ -44,7 +45,7 @@
 # Environment (defaults): BENCH_CONNS (4), BENCH_BYTES (256M),
 # BENCH_ROUNDS (3), BENCH_VARIANTS ("a b c d e f g h"), BENCH_GUEST
 # (empty; "backends": the backend runs only), BENCH_BACKEND_VARIANTS
-# ("a kc kd ke kg pc pd pe pg"),
+# ("a kc kn kd ke kg pc pn pd pe pg"),
 # BENCH_COMPLETE_BYTES (128M), BENCH_COMPLETE_ROUNDS (1),
 # BENCH_BUFFERS ("default 65536 262144": tcpdump -B values in KiB),
 # BENCH_COST_BUFFER (65536: tcpdump -B in KiB for c-f; "default": none),
@@ -85,11 +86,11 @@ tobytes() {
 
 log() { echo "bench-guest: $*" >&2; }
 
-bvariants=${BENCH_BACKEND_VARIANTS:-a kc kd ke kg pc pd pe pg}
+bvariants=${BENCH_BACKEND_VARIANTS:-a kc kn kd ke kg pc pn pd pe pg}
 # (c), (kc) and (pc) write every record they get: the payload once sent
 # and once received, plus headers and CDC records (a few per cent)
 if { [ "${BENCH_GUEST:-}" != backends ] && [[ " $variants " == *" c "* ]]; } ||
-	{ [ "${BENCH_GUEST:-}" = backends ] && [[ " $bvariants " == *" "[kp]c" "* ]]; }; then
+	{ [ "${BENCH_GUEST:-}" = backends ] && [[ " $bvariants " == *" "[kp][cn]" "* ]]; }; then
 	need_kb=$((2 * conns * $(tobytes "$bytes") * 21 / 20 / 1024))
 	if [ $((mem_kb * 3 / 4)) -lt "$need_kb" ]; then
 		log "variants that write every record need $((need_kb / 1024)) MiB of tmpfs, the guest has $((mem_kb * 3 / 4 / 1024)): raise BENCH_MEM"
@@ -288,6 +289,7 @@ run_backend() {
 	case $v in
 	a) ;;
 	?c) args=(write "$work/c.pcap") ;;
+	?n) args=(nice 0 write "$work/c.pcap") ;;
 	?d) args=(type cdc write "$work/c.pcap") ;;
 	?e) args=(snaplen 64 write "$work/c.pcap") ;;
 	?g) args=(filter "udp port 9" write /dev/null) ;;

@@ -92,8 +92,8 @@ if [ -z "${BENCH_RESULTS:-}" ]; then
 	if [ -n "${BENCH_BACKEND_VARIANTS:-}" ]; then
 		seen=" "
 		for w in $BENCH_BACKEND_VARIANTS; do
-			[[ $w == @(a|[kp][cdeg]) ]] ||
-				bad BENCH_BACKEND_VARIANTS "must be variants from a kc kd ke kg pc pd pe pg"
+			[[ $w == @(a|[kp][cdegn]) ]] ||
+				bad BENCH_BACKEND_VARIANTS "must be variants from a kc kd ke kg kn pc pd pe pg pn"
 			[[ $seen != *" $w "* ]] || bad BENCH_BACKEND_VARIANTS "names $w twice"
 			seen+="$w "
 		done
@@ -410,14 +410,15 @@ if "a" in bby:
     print()
     bnames = {"a": "(a) no capture",
               "c": "all records to tmpfs", "d": "type cdc, tmpfs",
-              "e": "snaplen 64, tmpfs", "g": "filter that drops all"}
+              "e": "snaplen 64, tmpfs", "g": "filter that drops all",
+              "n": "all records, nice 0"}
     fmt = "%-38s %6s %15s %8s %9s %8s"
     print(fmt % ("variant", "ratio", "[min..max]", "kern CPU", "records", "lost"))
     print(fmt % ("", "", "", "per byte", "", "records"))
     print("-" * 90)
     bratio = {}
     blost = {}
-    order = ["a"] + [b + x for x in "cdeg" for b in "kp"]
+    order = ["a"] + [b + x for x in "cndeg" for b in "kp"]
     for v in order + sorted(set(bby) - set(order)):
         if v not in bby:
             continue
@@ -439,8 +440,8 @@ if "a" in bby:
             med(kr) if kr else float("nan"), recs,
             ("%.1f%%" % (100 * med(lost))) if lost else "-"))
     print()
-    print("   records: in the file (c, d, e) or sent to the link (g), median;"
-          " lost: numbers missing from the file's seq (c, d, e: the bpf ring"
+    print("   records: in the file (c, d, e, n) or sent to the link (g), median;"
+          " lost: numbers missing from the file's seq (c, d, e, n: the bpf ring"
           " or tcpdump's ring was full) or the bpf backend's ring losses at stop"
           " (g), of records plus lost.")
     if "kc" in bratio and "pc" in bratio:
@@ -451,6 +452,11 @@ if "a" in bby:
                  "bpf" if bratio["pc"] > bratio["kc"] else "kernel",
                  "" if max(blost["pc"], blost["kc"]) < 0.01 else
                  " (for the records it kept: a capture that loses records does less work)"))
+    if "kc" in bratio and "kn" in bratio:
+        print("   Priority (smc dump start nice): at the default -19 the kernel"
+              " backend's full capture keeps %.3f of (a)'s throughput, losing"
+              " %.1f%%; at nice 0, %.3f, losing %.1f%%."
+              % (bratio["kc"], 100 * blost["kc"], bratio["kn"], 100 * blost["kn"]))
 
 dec = os.path.join(res, "decoder.txt")
 if os.path.exists(dec):

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -71,13 +72,15 @@ static void start_usage(FILE *f)
 		"Usage: smc dump start [ mode { all | smc | smcr | smcd } ] [ type { all | raw | cdc } ]\n"
 		"                      [ snaplen N ] [ write FILE ] [ filter EXPR ]\n"
 		"                      [ param 'TCPDUMP ARGS' ] [ dev NAME ] [ background ]\n"
-		"                      [ backend { auto | kernel | bpf } ] [ ring BYTES ]\n"
+		"                      [ backend { auto | kernel | bpf } ] [ ring BYTES ] [ nice N ]\n"
 		"       smc dump stop [ dev NAME | all ]\n"
 		"       smc [ -j [ -p ] ] dump show [ dev NAME ]\n"
 		"mode all: SMC-R and SMC-D records and, with tcpdump -i any, the TCP handshake.\n"
 		"Without write, the records are decoded as they come; background needs write.\n"
 		"backend auto: the smc-dummy link kind where the kernel has it, else BPF programs\n"
 		"(an unmodified kernel with BTF); ring: the bpf backend's buffer, a power of two.\n"
+		"nice: the priority of tcpdump and smc's own part, -20 to 19 (default -19: a\n"
+		"capture of everything keeps up with the traffic by slowing it, not by losing).\n"
 		"SIGINT, SIGTERM, SIGHUP or smc dump stop end a capture.\n");
 }
 
@@ -132,7 +135,7 @@ static char *absolute(const char *path)
 static int parse_start(int argc, char **argv, struct start_opts *o)
 {
 	bool seen_mode = false, seen_type = false, seen_snap = false;
-	bool seen_backend = false, seen_ring = false;
+	bool seen_backend = false, seen_ring = false, seen_nice = false;
 	int i, k, err;
 
 	for (i = 0; i < argc; i++) {
@@ -151,7 +154,7 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 		    matches(a, "snaplen") && matches(a, "write") &&
 		    matches(a, "filter") && matches(a, "param") &&
 		    matches(a, "dev") && matches(a, "backend") &&
-		    matches(a, "ring")) {
+		    matches(a, "ring") && matches(a, "nice")) {
 			fprintf(stderr,
 				"Error: unknown keyword \"%s\", try \"smc dump start help\".\n",
 				a);
@@ -219,6 +222,19 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 					      v);
 			o->ring = (uint32_t)n;
 			seen_ring = true;
+		} else if (matches(a, "nice") == 0) {
+			char *end;
+			long n;
+
+			if (seen_nice)
+				return duparg("nice", v);
+			errno = 0;
+			n = strtol(v, &end, 10);
+			if (!*v || *end || errno || n < -20 || n > 19)
+				return invarg("nice must be a number from -20 (first) to 19 (last)",
+					      v);
+			o->nice = (int)n;
+			seen_nice = true;
 		} else if (matches(a, "write") == 0) {
 			if (o->write)
 				return duparg("write", v);
@@ -976,6 +992,14 @@ static int run_capture(struct start_opts *o, int notify_fd)
 	rc = make_link(&c);
 	if (rc)
 		goto out;
+	/* tcpdump, the live decoder and (bpf backend) this process take
+	 * the records from the kernel; ahead of the traffic they keep up,
+	 * which slows the traffic instead of losing records
+	 */
+	if (setpriority(PRIO_PROCESS, 0, o->nice))
+		fprintf(stderr,
+			"smc dump: warning: cannot run the capture at nice %d (%s): at full speed it may lose records\n",
+			o->nice, strerror(errno));
 	rc = spawn(&c);
 	if (rc)
 		goto out;
@@ -1148,7 +1172,9 @@ static int start_background(struct start_opts *o)
  */
 int dump_start(int argc, char **argv)
 {
-	struct start_opts o = { .mode = CAP_SMC, .type = 0 };
+	struct start_opts o = {
+		.mode = CAP_SMC, .type = 0, .nice = CAPTURE_NICE
+	};
 	int rc;
 
 	rc = parse_start(argc, argv, &o);

@@ -20,7 +20,12 @@
 
 #define START_TIMEOUT_MS	30000	/* tcpdump listens within this */
 #define DRAIN_MS		10000	/* longest wait for tcpdump to catch up */
-#define TCPDUMP_BUFFER_KIB	"32768"	/* tcpdump -B default of ours */
+/* tcpdump -B default of ours, and the nice value of a capture's
+ * consumers (tcpdump, the bpf backend's forwarding, the live decoder):
+ * chosen by make bench (Documentation/capture.md, "At full speed")
+ */
+#define TCPDUMP_BUFFER_KIB	"65536"
+#define CAPTURE_NICE		(-19)
 #define ERRTEXT_MAX		4096	/* tcpdump's early stderr kept */
 #define STATUS_MS		250	/* the status line's update interval */
 #define STATUS_SAMPLES		5	/* rate over the last 4 intervals: 1 s */
@@ -50,6 +55,7 @@ struct bpf_cap;
  * @tcpdump: path of the tcpdump program
  * @backend: enum cap_backend asked for
  * @ring: bpf backend: bytes of its ring buffer, 0 default
+ * @nice: the nice value (-20 to 19) the capture runs at
  */
 struct start_opts {
 	int mode;
@@ -66,6 +72,7 @@ struct start_opts {
 	char tcpdump[PATH_MAX];
 	int backend;
 	uint32_t ring;
+	int nice;
 };
 
 /**

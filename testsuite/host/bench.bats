@@ -65,13 +65,17 @@ tab() { local IFS=$'\t'; echo "$*"; }
 		tab variant round wall_ns payload_bytes records lost cpu_user \
 		    cpu_sys cpu_softirq cpu_idle hz
 		# (a) 1.0 s and 1.25 s; (kc) 2.0 s and 2.5 s: 0.500 both; (pc)
-		# 1.25 s and 1.5625 s: 0.800 both, 100 lost of 1000: 10.0 %
+		# 1.25 s and 1.5625 s: 0.800 both, 100 lost of 1000: 10.0 %;
+		# (kn) 1.25 s and 1.25 s: 0.800 and 1.000, median 0.900, 600 of
+		# 1000 lost: 60.0 %
 		tab a 1 1000000000 2147483648 0 0 1 100 0 0 100
 		tab a 2 1250000000 2147483648 0 0 1 100 0 0 100
 		tab kc 1 2000000000 2147483648 1000 0 1 200 0 0 100
 		tab kc 2 2500000000 2147483648 1000 0 1 200 0 0 100
 		tab pc 1 1250000000 2147483648 900 100 1 100 0 0 100
 		tab pc 2 1562500000 2147483648 900 100 1 100 0 0 100
+		tab kn 1 1250000000 2147483648 400 600 1 100 0 0 100
+		tab kn 2 1250000000 2147483648 400 600 1 100 0 0 100
 	} >res/backends.tsv
 	printf 'kernel 6.12.118+deb12-amd64\ncpus 2\n' >res/backends-info
 
@@ -83,6 +87,10 @@ tab() { local IFS=$'\t'; echo "$*"; }
 	grep -E '^\(a\) no capture +1\.000 +\[1\.000\.\.1\.000\] +1\.00x +0 +-$' <<<"$output"
 	grep -E '^\(kc\) kernel: all records to tmpfs +0\.500 +\[0\.500\.\.0\.500\] +2\.00x +1000 +0\.0%$' <<<"$output"
 	grep -E '^\(pc\) bpf: all records to tmpfs +0\.800 +\[0\.800\.\.0\.800\] +1\.00x +900 +10\.0%$' <<<"$output"
+	grep -E '^\(kn\) kernel: all records, nice 0 +0\.900 +\[0\.800\.\.1\.000\] +1\.00x +400 +60\.0%$' <<<"$output"
+	grep -F "Priority (smc dump start nice): at the default -19 the kernel backend's full capture keeps 0.500 of (a)'s throughput, losing 0.0%; at nice 0, 0.900, losing 60.0%." <<<"$output"
+	# kn follows kc in the table
+	[ "$(grep -E '^\(k[cn]\)' <<<"$output" | cut -c1-4 | tr -d '\n')" = "(kc)(kn)" ]
 	grep -F "Full capture: bpf 0.800 against kernel 0.500 of (a)'s throughput, losing 10.0% and 0.0% of the records: the bpf backend costs the sender less (for the records it kept" <<<"$output"
 	grep -E '^\(b\) link, no tap +0\.995 +\[0\.990\.\.1\.000\] +>=0\.98 ok ' <<<"$output"
 	grep -E '^\(d\) capture cdc, tcpdump -w tmpfs +0\.800 +\[0\.800\.\.0\.800\] +>=0\.90 MISS .* 20\.0% ' <<<"$output"

@@ -109,7 +109,7 @@ tcpdump_argv() {
 	run "$SMC" -d dump start mo smcd ty cdc sn 100 wr /tmp/x.pcap fi 'port 1' pa '-s 10' de smcq0
 	echo "$output"
 	mapfile -t av < <(tcpdump_argv "$output")
-	[ "${av[*]}" = "tcpdump -p -U -B 32768 -s 10 -i smcq0 -w /tmp/x.pcap port 1" ]
+	[ "${av[*]}" = "tcpdump -p -U -B 65536 -s 10 -i smcq0 -w /tmp/x.pcap port 1" ]
 	[ "${av[11]}" = "port 1" ]
 }
 
@@ -123,7 +123,7 @@ tcpdump_argv() {
 		run "$SMC" -d dump start dev smcq0 param "$p"
 		mapfile -t got < <(tcpdump_argv "$output")
 		eval "set -- $p"
-		exp=(tcpdump -p -U -B 32768 "$@" -i smcq0 -w -)
+		exp=(tcpdump -p -U -B 65536 "$@" -i smcq0 -w -)
 		if [ "$(printf '[%s]\n' "${got[@]}")" != "$(printf '[%s]\n' "${exp[@]}")" ]; then
 			echo "param: $p"
 			printf 'got [%s]\n' "${got[@]}"
@@ -158,12 +158,12 @@ EOF
 	run "$SMC" -d dump start mode all write rel.pcap filter "tcp port 5201 or (udp and port 5201)"
 	mapfile -t av < <(tcpdump_argv "$output")
 	printf '[%s]\n' "${av[@]}"
-	[ "${av[*]}" = "tcpdump -p -U -B 32768 -i any -w $BATS_TEST_TMPDIR/rel.pcap tcp port 5201 or (udp and port 5201)" ]
+	[ "${av[*]}" = "tcpdump -p -U -B 65536 -i any -w $BATS_TEST_TMPDIR/rel.pcap tcp port 5201 or (udp and port 5201)" ]
 	[ "${#av[@]}" -eq 10 ]
 	# without write: tcpdump writes to us for decoding
 	run "$SMC" -d dump start
 	mapfile -t av < <(tcpdump_argv "$output")
-	[[ "${av[*]}" =~ ^tcpdump\ -p\ -U\ -B\ 32768\ -i\ smc-dummy[a-z]{4}\ -w\ -$ ]]
+	[[ "${av[*]}" =~ ^tcpdump\ -p\ -U\ -B\ 65536\ -i\ smc-dummy[a-z]{4}\ -w\ -$ ]]
 }
 
 # ---------------------------------------------------------------- errors

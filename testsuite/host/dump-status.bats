@@ -29,7 +29,7 @@ setup_file() {
 	# standard output, then the link delivers 100 records of 1 KiB,
 	# 0.6 s later 300 (and 2 lost), and FAKE_TAIL (0.6) s later tcpdump
 	# ends by itself with its counters. FAKE_WARN=TEXT: a line of its
-	# own on stderr after the 300.
+	# own on stderr after the 300. FAKE_NICE=FILE: its nice value there.
 	cat >"$T/bin/tcpdump" <<'EOF'
 #!/bin/bash
 out=- dev=?
@@ -41,6 +41,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 trap 'printf "0 packets captured\n0 packets received by filter\n0 packets dropped by kernel\n" >&2; exit 0' TERM
+[ -z "${FAKE_NICE:-}" ] || nice >"$FAKE_NICE"
 if [ "$out" = - ]; then
 	printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x01\x00\x00\x00'
 else
@@ -67,7 +68,7 @@ setup() {
 	export FAKENL_STATE="$BATS_TEST_TMPDIR/links"
 	export FAKENL_STATS="$BATS_TEST_TMPDIR/stats"
 	echo "0 0 0" >"$FAKENL_STATS"
-	unset FAKE_WARN FAKE_TAIL
+	unset FAKE_WARN FAKE_TAIL FAKE_NICE
 }
 
 # on_tty COMMAND: run the shell COMMAND on a pseudo terminal, everything
@@ -155,4 +156,39 @@ status_lines() {
 	on_tty "$T/smcx dump start dev smcq0 write - >$BATS_TEST_TMPDIR/stream"
 	grep -aq 'records/s' "$BATS_TEST_TMPDIR/tty"
 	[ "$(head -c4 "$BATS_TEST_TMPDIR/stream" | od -An -tx1 | tr -d ' ')" = d4c3b2a1 ]
+}
+
+@test "nice: tcpdump runs at nice -19 unless told otherwise; without the right, a warning" {
+	export FAKE_NICE=$BATS_TEST_TMPDIR/nice FAKE_TAIL=0.1
+	[ "$(id -u)" = 0 ] || skip "needs root (CAP_SYS_NICE) to raise a priority"
+	run "$T/smcx" dump start dev smcq0 write "$BATS_TEST_TMPDIR/x.pcap"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$FAKE_NICE")" = -19 ]
+	[[ "$output" != *warning* ]]
+	run "$T/smcx" dump start dev smcq0 nice 7 write "$BATS_TEST_TMPDIR/x.pcap"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$FAKE_NICE")" = 7 ]
+	# a user without CAP_SYS_NICE: told, and the capture runs at its own
+	# priority (setpriv: util-linux, essential in Debian). bats' own
+	# directories are closed to others: a directory of its own.
+	local u
+	u=$(mktemp -d /tmp/smc-nice.XXXXXX)
+	chmod 755 "$u"
+	cp -r "$T/bin" "$FAKENL_SO" "$u/"
+	printf '#!/bin/sh\nPATH="%s/bin:$PATH" LD_PRELOAD="%s" exec "%s" "$@"\n' \
+		"$u" "$u/${FAKENL_SO##*/}" "$SMC" >"$u/smcx"
+	chmod -R a+rX "$u" && chmod 755 "$u/smcx"
+	mkdir -m 777 "$u/w"
+	echo "0 0 0" >"$u/w/stats"
+	chmod 666 "$u/w/stats"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		env FAKENL_STATE="$u/w/links" FAKENL_STATS="$u/w/stats" FAKE_NICE="$u/w/nice" \
+		"$u/smcx" dump start dev smcq0 write "$u/w/y.pcap"
+	echo "$output"
+	local got
+	got=$(cat "$u/w/nice")
+	rm -rf "$u"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"smc dump: warning: cannot run the capture at nice -19 (Permission denied): at full speed it may lose records"* ]]
+	[ "$got" = "$(nice)" ]
 }

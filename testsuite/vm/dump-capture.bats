@@ -674,7 +674,7 @@ EOF
 	cat "$ARGV_OUT"
 	mapfile -t av <"$ARGV_OUT"
 	# our options, the param words, -i (ours, after them), the filter
-	exp=(-p -U -B 32768 -s 0 -w "$d/my file.pcap" -i "$FG_LINK" "udp or tcp")
+	exp=(-p -U -B 65536 -s 0 -w "$d/my file.pcap" -i "$FG_LINK" "udp or tcp")
 	[ "$(printf '[%s]\n' "${av[@]}")" = "$(printf '[%s]\n' "${exp[@]}")" ]
 	cp "$d/my file.pcap" "$BATS_TEST_TMPDIR/ex.pcap"
 	check "$BATS_TEST_TMPDIR/ex.pcap"
@@ -693,7 +693,7 @@ EOF
 	mapfile -t av <"$ARGV_OUT"
 	# what bash makes of the same string
 	eval "set -- $param"
-	exp=(-p -U -B 32768 "$@" -i "$FG_LINK" -w "$f" 'udp and (port 1 or not port 2)')
+	exp=(-p -U -B 65536 "$@" -i "$FG_LINK" -w "$f" 'udp and (port 1 or not port 2)')
 	printf '[%s]\n' "${av[@]}"
 	[ "$(printf '[%s]\n' "${av[@]}")" = "$(printf '[%s]\n' "${exp[@]}")" ]
 }
