@@ -83,6 +83,14 @@ tcpdump_argv() {
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"not a valid interface name"* ]]
 	done
+	for v in 20 -21 x "" 1.5 -19x 99999999999999999999; do
+		run "$SMC" dump start nice "$v"
+		[ "$status" -eq 2 ]
+		[ "$output" = "Error: argument \"$v\" is wrong: nice must be a number from -20 (first) to 19 (last)" ]
+	done
+	run "$SMC" dump start nice 1 nice 2
+	[ "$status" -eq 2 ]
+	[ "$output" = 'Error: duplicate "nice": "2" is the second value.' ]
 	[ "$(host_links)" = "$before" ]
 }
 
