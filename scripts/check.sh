@@ -5,7 +5,8 @@
 # (make deb, lintian) and the DKMS build of smc-dump-dkms for Debian's
 # kernel; then the SMC-R tests (two guests on that kernel with the
 # DKMS-built modules; they write the real SMC-R captures under
-# build/smcr-results that the host tier's Wireshark comparison reads).
+# build/smcr-results that the host tier's Wireshark comparison reads) and
+# the SMC-R link failover on the debug test kernel.
 # Then two lanes at once, each mostly one QEMU guest:
 #   lane "debug": the VM tests of testsuite/vm/debug-files in one boot of
 #     the debug test kernel (KASAN, lockdep, kmemleak), then the
@@ -52,7 +53,7 @@ lane() {
 runner() {
 	tier runner "VM runner tests" bats --print-output-on-failure testsuite/vmrunner
 }
-order+=(runner deb dkms smcr)
+order+=(runner deb dkms smcr failover)
 lane runner runner
 runner_pid=$LANE_PID
 tier deb "Debian packages (make deb: dpkg-buildpackage, lintian)" \
@@ -63,7 +64,11 @@ tier dkms "DKMS build of smc-dump-dkms for Debian's kernel" \
 wait "$runner_pid"
 tier smcr "SMC-R tests (two guests on Debian's kernel with the DKMS-built modules)" \
 	env SMCR_BED=stock-dkms SMCR_DKMS_DEB="${dkms_deb:-build/deb/no-smc-dump-dkms.deb}" \
-	bats --print-output-on-failure testsuite/smcr
+	bats --print-output-on-failure testsuite/smcr/smcr.bats
+# the failover test races link teardown against sends and resends: on the
+# debug kernel (KASAN, lockdep, kmemleak), alone, with both CPUs
+tier failover "SMC-R link failover (two guests on the debug test kernel)" \
+	env SMCR_BED=test bats --print-output-on-failure testsuite/smcr/failover.bats
 
 # the files of testsuite/vm/debug-files on the debug kernel, then Debian's
 # unmodified kernel; the other VM files run in the stock-dkms tier

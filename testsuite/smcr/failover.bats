@@ -8,8 +8,8 @@
 # their first send (smc_dump_tx_rewind()), so each capture must hold the
 # streams whole and equal to what was sent, the bytes sent twice as
 # overlaps with the same bytes, never as data at later offsets.
-# Runs on the host: `bats testsuite/smcr` (make check runs it; SMCR_BED as
-# for smcr.bats).
+# Runs on the host: `bats testsuite/smcr/failover.bats`; SMCR_BED as for
+# smcr.bats (make check: test, the debug kernel).
 
 TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 RES=$TOP/build/smcr-failover
