@@ -61,6 +61,12 @@ runvm() {
 	[[ "$output" != *"booting once more"* ]]
 }
 
+# runvm_log LINE...: run-vm with a passing guest whose kernel log is LINEs
+runvm_log() {
+	printf '%s\n' "$@" >"$BATS_TEST_TMPDIR/dmesg"
+	QEMU_DMESG=$BATS_TEST_TMPDIR/dmesg runvm pass
+}
+
 # The WARNING as Debian's 6.12.118 printed it in CI (stop 33), cut down;
 # $1 adds one more line after the trace.
 stray_db_log() {
@@ -93,25 +99,19 @@ LOG
 }
 
 @test "run-vm: a WARNING elsewhere in traps.c is not taken for the stray #DB" {
-	echo "[    1.000000] WARNING: CPU: 0 PID: 1 at arch/x86/kernel/traps.c:600 exc_general_protection+0x1/0x2" \
-		>"$BATS_TEST_TMPDIR/dmesg"
-	QEMU_DMESG=$BATS_TEST_TMPDIR/dmesg runvm pass
+	runvm_log "[    1.000000] WARNING: CPU: 0 PID: 1 at arch/x86/kernel/traps.c:600 exc_general_protection+0x1/0x2"
 	[ "$status" -eq 125 ]
 	[[ "$output" != *"set aside"* ]]
 }
 
 @test "run-vm: exc_debug_kernel's other WARN_ON_ONCE, user_mode(regs), is a real report" {
-	echo "[    5.000000] WARNING: CPU: 0 PID: 321 at arch/x86/kernel/traps.c:1076 exc_debug_kernel+0x2a/0x160" \
-		>"$BATS_TEST_TMPDIR/dmesg"
-	QEMU_DMESG=$BATS_TEST_TMPDIR/dmesg runvm pass
+	runvm_log "[    5.000000] WARNING: CPU: 0 PID: 321 at arch/x86/kernel/traps.c:1076 exc_debug_kernel+0x2a/0x160"
 	[ "$status" -eq 125 ]
 	[[ "$output" != *"set aside"* ]]
 }
 
 @test "run-vm: the stray #DB in 7.2's WARNING format (the mainline tier) is set aside" {
-	echo "[   62.275385] WARNING: arch/x86/kernel/traps.c:1286 at exc_debug_kernel+0xca/0x160, CPU#0: kworker/0:1/37" \
-		>"$BATS_TEST_TMPDIR/dmesg"
-	QEMU_DMESG=$BATS_TEST_TMPDIR/dmesg runvm pass
+	runvm_log "[   62.275385] WARNING: arch/x86/kernel/traps.c:1286 at exc_debug_kernel+0xca/0x160, CPU#0: kworker/0:1/37"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"set aside"* ]]
 }
