@@ -79,8 +79,8 @@ static void start_usage(FILE *f)
 		"Without write, the records are decoded as they come; background needs write.\n"
 		"backend auto: the smc-dummy link kind where the kernel has it, else BPF programs\n"
 		"(an unmodified kernel with BTF); ring: the bpf backend's buffer, a power of two.\n"
-		"nice: the priority of tcpdump and smc's own part, -20 to 19 (default -19: a\n"
-		"capture of everything keeps up with the traffic by slowing it, not by losing).\n"
+		"nice: the priority of tcpdump and smc's own part, -20 to 19 (default -19: a full\n"
+		"capture slows the traffic rather than losing records; fewer are lost, not always none).\n"
 		"SIGINT, SIGTERM, SIGHUP or smc dump stop end a capture.\n");
 }
 
