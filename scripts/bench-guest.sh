@@ -16,6 +16,10 @@
 #   d  as c, the link with capture cdc
 #   e  as c, the link with snaplen 64
 #   f  as c, but tcpdump -w /dev/null (no file write)
+#   u  as d, with tcpdump -U as `smc dump start` runs it: one fflush(),
+#      so one write(), per record; d's small CDC records are where that
+#      costs most (a data record fills stdio's buffer anyway), and d
+#      loses nothing, so u - d is the flush alone
 #   g  a link, tcpdump -w /dev/null with a filter that matches nothing
 #      (records built and handed to the tap, dropped by its BPF filter:
 #      no copy to the ring, no wakeup of tcpdump)
@@ -34,7 +38,7 @@
 # kernel backend's rows differ from (c)-(g) above in what smc dump start
 # adds: tcpdump -U, its own -B and its nice value.
 # f and g split c's cost: build (g), delivery to user space (f - g), the
-# file on tmpfs (c - f). tcpdump runs with -B COST_BUFFER in c, d, e and f:
+# file on tmpfs (c - f). tcpdump runs with -B COST_BUFFER in c-f and u:
 # with libpcap's 2 MiB, tcpdump loses records even of (d) when it is not
 # scheduled for a moment, and a run that captures less costs less.
 #
@@ -43,7 +47,7 @@
 # the file against the link's counters, seq gaps counted from the file.
 #
 # Environment (defaults): BENCH_CONNS (4), BENCH_BYTES (256M),
-# BENCH_ROUNDS (3), BENCH_VARIANTS ("a b c d e f g h"), BENCH_GUEST
+# BENCH_ROUNDS (3), BENCH_VARIANTS ("a b c d e f g h u"), BENCH_GUEST
 # (empty; "backends": the backend runs only), BENCH_BACKEND_VARIANTS
 # ("a kc kn kd ke kg pc pn pd pe pg"),
 # BENCH_COMPLETE_BYTES (128M), BENCH_COMPLETE_ROUNDS (1),
@@ -62,7 +66,7 @@ traffic=$top/testsuite/tools/smc-traffic
 conns=${BENCH_CONNS:-4}
 bytes=${BENCH_BYTES:-256M}
 rounds=${BENCH_ROUNDS:-3}
-variants=${BENCH_VARIANTS:-a b c d e f g h}
+variants=${BENCH_VARIANTS:-a b c d e f g h u}
 cbytes=${BENCH_COMPLETE_BYTES:-128M}
 crounds=${BENCH_COMPLETE_ROUNDS:-1}
 buffers=${BENCH_BUFFERS:-default 65536 262144}
@@ -239,6 +243,8 @@ run_variant() {	# VARIANT ROUND
 	   tcpdump_start "$tlog" "${cost_b[@]}" -w "$work/c.pcap" ;;
 	f) link_add smcd0
 	   tcpdump_start "$tlog" "${cost_b[@]}" -w /dev/null ;;
+	u) link_add smcd0 capture 2
+	   tcpdump_start "$tlog" "${cost_b[@]}" -U -w "$work/c.pcap" ;;
 	g) link_add smcd0
 	   tcpdump_start "$tlog" -w /dev/null 'udp port 9' ;;
 	h) any_start "$work/any.log"
@@ -330,9 +336,14 @@ run_backend() {
 }
 
 # rounds_of FUNC VARIANTS: FUNC VARIANT ROUND for each variant of each
-# round, the order reversed every other round
+# round, the order reversed every other round, after one transfer that is
+# not counted: the first runs of a boot were up to 8 % slower than the
+# same variant's later ones (page cache, slabs and SMC's buffers still
+# growing), which counted against whichever variants came first
 rounds_of() {
 	local fn=$1 vs=$2 r v order
+	transfer "$(tobytes "$bytes")" || { log "the warm-up transfer failed"; return 1; }
+	log "warm-up: $(awk -v w="$WALL" 'BEGIN { printf "%.1f s", w / 1e9 }'), not counted"
 	for r in $(seq "$rounds"); do
 		order=$vs
 		[ $((r % 2)) = 0 ] && order=$(echo "$vs" | tr ' ' '\n' | tac | tr '\n' ' ')

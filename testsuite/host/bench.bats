@@ -106,6 +106,40 @@ tab() { local IFS=$'\t'; echo "$*"; }
 	grep -E '^\(h\) link, no tap; -i any elsewhere +1\.000 +\[1\.000\.\.1\.000\] +>=0\.98 MISS ' <<<"$output"
 }
 
+@test "bench: where (c)'s time goes; what tcpdump -U costs, (u) against (d)" {
+	mkdir res
+	echo "icount shift=0,sleep=off" >res/clock
+	printf 'kernel 6.12.118\ncpus 2\ncost_buffer 65536\n' >res/guest-info
+	{
+		tab variant round wall_ns payload_bytes tx_packets tx_bytes \
+		    tx_dropped captured filter_received kernel_dropped cpu_user \
+		    cpu_sys cpu_softirq cpu_idle tcpdump_cpu hz
+		# extra time over (a)'s 1.0 s: g 1.25 s +25 %, f 1.6 s +60 %,
+		# c 2.0 s +100 %: build +25, ring +35, file +40; d 1.25 s and
+		# u 1.5 s: -U costs 50 - 25 = +25 %
+		tab a 1 1000000000 2147483648 0 0 0 0 0 0 1 100 0 0 0 100
+		tab g 1 1250000000 2147483648 1000 44000 0 0 1000 0 1 100 0 0 5 100
+		tab f 1 1600000000 2147483648 1000 44000 0 1000 1000 0 1 100 0 0 5 100
+		tab c 1 2000000000 2147483648 1000 44000 0 1000 1000 0 1 100 0 0 5 100
+		tab d 1 1250000000 2147483648 500 32000 0 500 500 0 1 100 0 0 5 100
+		tab u 1 1500000000 2147483648 500 32000 0 500 500 0 1 100 0 0 5 100
+	} >res/runs.tsv
+	run --separate-stderr env BENCH_RESULTS=res bash "$TOP/scripts/bench.sh"
+	[ "$status" -eq 0 ]
+	echo "$output"
+	grep -E '^\(u\) as \(d\), tcpdump -U +0\.667 ' <<<"$output"
+	grep -F "+100.0% in all" <<<"$output"
+	grep -E '^ +building each record and handing it to a tap \(g - a\): +\+25\.0%$' <<<"$output"
+	grep -E '^ +copying it into tcpdump.s ring, waking tcpdump \(f - g\): +\+35\.0%$' <<<"$output"
+	grep -E '^ +tcpdump writing the file on tmpfs \(c - f\): +\+40\.0%$' <<<"$output"
+	grep -F "(u) against (d), both capture cdc, costs +25.0% of (a)'s time per byte" <<<"$output"
+	# without (u) the sentence is left out
+	grep -v '^u' res/runs.tsv >res/runs.new && mv res/runs.new res/runs.tsv
+	run --separate-stderr env BENCH_RESULTS=res bash "$TOP/scripts/bench.sh"
+	[ "$status" -eq 0 ]
+	[[ $output != *"(u) against (d)"* ]]
+}
+
 @test "bench: BENCH_RESULTS without the files of a run is refused" {
 	mkdir empty
 	run --separate-stderr env BENCH_RESULTS=empty bash "$TOP/scripts/bench.sh"
