@@ -284,7 +284,7 @@ run_variant() {	# VARIANT ROUND
 
 # run_backend VARIANT ROUND: one run of a backend variant (see the top)
 run_backend() {
-	local v=$1 r=$2 b c0 c1 wall be args recs=0 lost=0 st
+	local v=$1 r=$2 b c0 c1 cap0 cap1 wall be args recs=0 lost=0 st
 	b=$(tobytes "$bytes")
 	case $v in
 	a) ;;
@@ -307,9 +307,11 @@ run_backend() {
 			{ cat "$work/start.log" >&2; return 1; }
 	fi
 	c0=$(cpu_ticks)
+	cap0=$(capture_ticks)
 	transfer "$b" || { log "variant $v round $r: the transfer failed"; return 1; }
 	wall=$WALL
 	c1=$(cpu_ticks)
+	cap1=$(capture_ticks)
 	if [ "$v" != a ]; then
 		[ "${v#?}" != g ] || recs=$(stat_of smcd0 tx_packets)
 		"$smc" dump stop dev smcd0 >"$work/stop.log" 2>&1 ||
@@ -326,13 +328,23 @@ run_backend() {
 	rm -f "$work"/c.pcap*
 	read -r u0 n0 s0 i0 w0 q0 sq0 <<<"$c0"
 	read -r u1 n1 s1 i1 w1 q1 sq1 <<<"$c1"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 		"$v" "$r" "$wall" $((2 * conns * b)) "$recs" "${lost:-0}" \
 		$((u1 + n1 - u0 - n0)) $((s1 + q1 - s0 - q0)) $((sq1 - sq0)) \
-		$((i1 + w1 - i0 - w0)) "$hz" >>"$out/backends.tsv"
+		$((i1 + w1 - i0 - w0)) "$hz" $((cap1 - cap0)) >>"$out/backends.tsv"
 	log "backend variant $v round $r: $(awk -v w="$wall" -v b=$((2 * conns * b)) \
 		'BEGIN { printf "%.1f s, %.1f MB/s", w / 1e9, b / w * 1e3 }'), records $recs, lost ${lost:-0}"
 	sleep 1
+}
+
+# capture_ticks: user + system ticks of the capture's processes so far,
+# tcpdump and the smc supervisor (the bpf backend's forwarding)
+capture_ticks() {
+	local p t=0
+	for p in $(pgrep -x 'tcpdump|smc'); do
+		t=$((t + $(proc_ticks "$p")))
+	done
+	echo "$t"
 }
 
 # rounds_of FUNC VARIANTS: FUNC VARIANT ROUND for each variant of each
@@ -359,7 +371,7 @@ if [ "${BENCH_GUEST:-}" = backends ]; then
 		echo "cpus $(nproc)"
 		echo "smc $(modinfo -n smc)"
 	} >"$out/backends-info"
-	printf 'variant\tround\twall_ns\tpayload_bytes\trecords\tlost\tcpu_user\tcpu_sys\tcpu_softirq\tcpu_idle\thz\n' \
+	printf 'variant\tround\twall_ns\tpayload_bytes\trecords\tlost\tcpu_user\tcpu_sys\tcpu_softirq\tcpu_idle\thz\tcapture_cpu\n' \
 		>"$out/backends.tsv"
 	log "backends: kernel $(uname -r), $conns connections x $bytes each way, $rounds rounds of: $bvariants"
 	rounds_of run_backend "$bvariants"

@@ -204,11 +204,16 @@ COLS = {
                      ("wall_ns", "payload_bytes")),
 }
 
+# columns added later: checked as above where a file has them
+OPTIONAL = {"backends.tsv": ("capture_cpu",)}
+
 def rows(name):
     p = os.path.join(res, name)
     if not os.path.exists(p):
         return []
     key, nums, positive = COLS[name]
+    if rs_has_header(p, OPTIONAL.get(name, ())):
+        nums = nums + OPTIONAL[name]
     try:
         with open(p, newline="") as f:
             rs = list(csv.DictReader(f, delimiter="\t"))
@@ -226,6 +231,17 @@ def rows(name):
                     or (k == "round" and not r[k].isdigit())):
                 bad("%s line %d: %s is %s" % (name, i, k, r[k]))
     return rs
+
+def rs_has_header(p, cols):
+    """all of COLS in the header line of the TSV file P"""
+    if not cols:
+        return False
+    try:
+        with open(p, newline="") as f:
+            head = f.readline().rstrip("\r\n").split("\t")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return all(c in head for c in cols)
 
 def info(name="guest-info"):
     d = {}
@@ -426,10 +442,10 @@ if "a" in bby:
               "c": "all records to tmpfs", "d": "type cdc, tmpfs",
               "e": "snaplen 64, tmpfs", "g": "filter that drops all",
               "n": "all records, nice 0"}
-    fmt = "%-38s %6s %15s %8s %9s %8s"
-    print(fmt % ("variant", "ratio", "[min..max]", "kern CPU", "records", "lost"))
-    print(fmt % ("", "", "", "per byte", "", "records"))
-    print("-" * 90)
+    fmt = "%-38s %6s %15s %8s %9s %8s %8s"
+    print(fmt % ("variant", "ratio", "[min..max]", "kern CPU", "records", "lost", "capture"))
+    print(fmt % ("", "", "", "per byte", "", "records", "CPU"))
+    print("-" * 99)
     bratio = {}
     blost = {}
     order = ["a"] + [b + x for x in "cndeg" for b in "kp"]
@@ -449,15 +465,22 @@ if "a" in bby:
         lost = [F(r, "lost") / (F(r, "records") + F(r, "lost"))
                 for r, _ in rs if F(r, "records") + F(r, "lost") > 0]
         blost[v] = med(lost) if lost else 0.0
-        print("%-38s %6.3f %15s %7.2fx %9.0f %8s" % (
+        # capture_cpu (ticks of tcpdump and smc's supervisor): a later
+        # column, absent from older runs
+        cc = [F(r, "capture_cpu") / F(r, "hz") / (F(r, "wall_ns") / 1e9)
+              for r, _ in rs if r.get("capture_cpu") not in (None, "")]
+        print("%-38s %6.3f %15s %7.2fx %9.0f %8s %8s" % (
             name, m, "[%.3f..%.3f]" % (min(ratios), max(ratios)),
             med(kr) if kr else float("nan"), recs,
-            ("%.1f%%" % (100 * med(lost))) if lost else "-"))
+            ("%.1f%%" % (100 * med(lost))) if lost else "-",
+            ("%.0f%%" % (100 * med(cc))) if cc and v != "a" else "-"))
     print()
     print("   records: in the file (c, d, e, n) or sent to the link (g), median;"
           " lost: numbers missing from the file's seq (c, d, e, n: the bpf ring"
           " or tcpdump's ring was full) or the bpf backend's ring losses at stop"
-          " (g), of records plus lost.")
+          " (g), of records plus lost; capture CPU: user + system time of"
+          " tcpdump and smc's supervisor (the bpf backend's forwarding) over"
+          " the run's time, median (100% is one vCPU's worth).")
     if "kc" in bratio and "pc" in bratio:
         print("   Full capture: bpf %.3f against kernel %.3f of (a)'s throughput,"
               " losing %.1f%% and %.1f%% of the records: the %s backend costs the"

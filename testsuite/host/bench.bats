@@ -63,19 +63,21 @@ tab() { local IFS=$'\t'; echo "$*"; }
 
 	{
 		tab variant round wall_ns payload_bytes records lost cpu_user \
-		    cpu_sys cpu_softirq cpu_idle hz
+		    cpu_sys cpu_softirq cpu_idle hz capture_cpu
 		# (a) 1.0 s and 1.25 s; (kc) 2.0 s and 2.5 s: 0.500 both; (pc)
 		# 1.25 s and 1.5625 s: 0.800 both, 100 lost of 1000: 10.0 %;
 		# (kn) 1.25 s and 1.25 s: 0.800 and 1.000, median 0.900, 600 of
-		# 1000 lost: 60.0 %
-		tab a 1 1000000000 2147483648 0 0 1 100 0 0 100
-		tab a 2 1250000000 2147483648 0 0 1 100 0 0 100
-		tab kc 1 2000000000 2147483648 1000 0 1 200 0 0 100
-		tab kc 2 2500000000 2147483648 1000 0 1 200 0 0 100
-		tab pc 1 1250000000 2147483648 900 100 1 100 0 0 100
-		tab pc 2 1562500000 2147483648 900 100 1 100 0 0 100
-		tab kn 1 1250000000 2147483648 400 600 1 100 0 0 100
-		tab kn 2 1250000000 2147483648 400 600 1 100 0 0 100
+		# 1000 lost: 60.0 %. Capture CPU: kc 100 ticks at 100 Hz in 2.0 s
+		# and 2.5 s, 50 % and 40 %, median 45 %; kn 125 ticks in 1.25 s,
+		# 100 %; pc none, 0 %
+		tab a 1 1000000000 2147483648 0 0 1 100 0 0 100 0
+		tab a 2 1250000000 2147483648 0 0 1 100 0 0 100 0
+		tab kc 1 2000000000 2147483648 1000 0 1 200 0 0 100 100
+		tab kc 2 2500000000 2147483648 1000 0 1 200 0 0 100 100
+		tab pc 1 1250000000 2147483648 900 100 1 100 0 0 100 0
+		tab pc 2 1562500000 2147483648 900 100 1 100 0 0 100 0
+		tab kn 1 1250000000 2147483648 400 600 1 100 0 0 100 125
+		tab kn 2 1250000000 2147483648 400 600 1 100 0 0 100 125
 	} >res/backends.tsv
 	printf 'kernel 6.12.118+deb12-amd64\ncpus 2\n' >res/backends-info
 
@@ -84,10 +86,10 @@ tab() { local IFS=$'\t'; echo "$*"; }
 	echo "$output"
 	[[ $output == *"-B 65536 (64 MiB)"* ]]
 	[[ $output == *"4. Backends side by side: Debian's kernel 6.12.118+deb12-amd64 "* ]]
-	grep -E '^\(a\) no capture +1\.000 +\[1\.000\.\.1\.000\] +1\.00x +0 +-$' <<<"$output"
-	grep -E '^\(kc\) kernel: all records to tmpfs +0\.500 +\[0\.500\.\.0\.500\] +2\.00x +1000 +0\.0%$' <<<"$output"
-	grep -E '^\(pc\) bpf: all records to tmpfs +0\.800 +\[0\.800\.\.0\.800\] +1\.00x +900 +10\.0%$' <<<"$output"
-	grep -E '^\(kn\) kernel: all records, nice 0 +0\.900 +\[0\.800\.\.1\.000\] +1\.00x +400 +60\.0%$' <<<"$output"
+	grep -E '^\(a\) no capture +1\.000 +\[1\.000\.\.1\.000\] +1\.00x +0 +- +-$' <<<"$output"
+	grep -E '^\(kc\) kernel: all records to tmpfs +0\.500 +\[0\.500\.\.0\.500\] +2\.00x +1000 +0\.0% +45%$' <<<"$output"
+	grep -E '^\(pc\) bpf: all records to tmpfs +0\.800 +\[0\.800\.\.0\.800\] +1\.00x +900 +10\.0% +0%$' <<<"$output"
+	grep -E '^\(kn\) kernel: all records, nice 0 +0\.900 +\[0\.800\.\.1\.000\] +1\.00x +400 +60\.0% +100%$' <<<"$output"
 	grep -F "Priority (smc dump start nice): at the default -19 the kernel backend's full capture keeps 0.500 of (a)'s throughput, losing 0.0%; at nice 0, 0.900, losing 60.0%." <<<"$output"
 	# kn follows kc in the table
 	[ "$(grep -E '^\(k[cn]\)' <<<"$output" | cut -c1-4 | tr -d '\n')" = "(kc)(kn)" ]
@@ -97,6 +99,18 @@ tab() { local IFS=$'\t'; echo "$*"; }
 	grep -E '^default \(2 MiB\) +1000 +750 +250 +25\.00% +250 +240 +10 ' <<<"$output"
 	grep -E '^-B 65536 \(64 MiB\) +1000 +1000 +0 +0\.00% ' <<<"$output"
 	grep -E '^\(h\) link, no tap; -i any elsewhere +1\.000 +\[1\.000\.\.1\.000\] +>=0\.98 ok ' <<<"$output"
+
+	# a run from before the capture CPU column: "-" there; a bad value in
+	# it is refused
+	cut -f1-11 res/backends.tsv >res/b.new && mv res/b.new res/backends.tsv
+	run --separate-stderr env BENCH_RESULTS=res bash "$TOP/scripts/bench.sh"
+	[ "$status" -eq 0 ]
+	grep -E '^\(kc\) kernel: all records to tmpfs +0\.500 .* +0\.0% +-$' <<<"$output"
+	awk -F'\t' -v OFS='\t' 'NR == 1 { $12 = "capture_cpu" } NR > 1 { $12 = "x" } 1' \
+		res/backends.tsv >res/b.new && mv res/b.new res/backends.tsv
+	run --separate-stderr env BENCH_RESULTS=res bash "$TOP/scripts/bench.sh"
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"backends.tsv line 2: capture_cpu is 'x', not a number" ]]
 
 	# one record built on (h)'s link is a miss whatever the ratio
 	awk -F'\t' -v OFS='\t' '$1 == "h" && $2 == 2 { $5 = 1; $6 = 64 } 1' \
