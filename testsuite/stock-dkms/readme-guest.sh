@@ -55,10 +55,11 @@ echo "=== # make deb      (done on the host: build/deb, from the same tree)"
 step "yes | apt install ./build/deb/smc-dump_*_amd64.deb ./build/deb/smc-dump-dkms_*_all.deb \\
             linux-headers-\$(uname -r)"
 step "dkms status"
-step "rmmod smc_diag smc"
+step 'for m in smc_diag smc; do if grep -q "^$m " /proc/modules; then rmmod $m; fi; done'
 step "modprobe smc_diag"
 step "modinfo -n smc smc_diag; lsmod | grep -E '^smc'"
 step "smc ueid add MYEID"
+step "smc check loopback"
 step "smc dump start mode smcd write smc.pcap background"
 
 # What a user does next (the README does not say): SMC traffic, then stop.
