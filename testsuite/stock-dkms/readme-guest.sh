@@ -55,6 +55,7 @@ echo "=== # make deb      (done on the host: build/deb, from the same tree)"
 step "yes | apt install ./build/deb/smc-dump_*_amd64.deb ./build/deb/smc-dump-dkms_*_all.deb \\
             linux-headers-\$(uname -r)"
 step "dkms status"
+# shellcheck disable=SC2016 # $m is the user's shell's, in the root
 step 'for m in smc_diag smc; do if grep -q "^$m " /proc/modules; then rmmod $m; fi; done'
 step "modprobe smc_diag"
 step "modinfo -n smc smc_diag; lsmod | grep -E '^smc'"
