@@ -17,15 +17,20 @@
 # QEMU runs in software emulation (TCG): absolute rates mean nothing, only
 # the ratios of variants measured side by side in the same boot do.
 #
-# The guest runs with QEMU's -icount (shift=0: one instruction is one
-# nanosecond of guest time; sleep=off: idle time is skipped), so what it
-# measures is instructions executed, the same from run to run whatever
-# else the host is doing. icount also makes the vCPUs take turns on one
-# host thread: a ratio is a cost per byte, not parallel throughput.
-# BENCH_ICOUNT=off uses the real clock instead (BENCH_ICOUNT=OPTS: other
-# -icount options).
+# The bench kernel's guest runs with QEMU's -icount (shift=0: one
+# instruction is one nanosecond of guest time; sleep=off: idle time is
+# skipped), so what it measures is instructions executed, which the
+# host's load does not move. Runs of one variant still differ by up to
+# 10 % (which vCPU runs what, the idle gaps the clock jumps): hence rounds
+# and medians. icount also makes the vCPUs take turns on one host thread:
+# a ratio is a cost per byte, not parallel throughput. BENCH_ICOUNT=off
+# uses the real clock instead (BENCH_ICOUNT=OPTS: other -icount options).
+# The backends boot (Debian's kernel) runs on the real clock, see
+# BENCH_BACKENDS_ICOUNT below.
 #
-# Environment: BENCH_ICOUNT; BENCH_TIMEOUT (s, default 14400);
+# Environment: BENCH_ICOUNT; BENCH_BACKENDS (0: no backends boot),
+# BENCH_BACKENDS_ICOUNT (off), BENCH_BACKEND_VARIANTS; BENCH_TIMEOUT (s,
+# default 14400);
 # BENCH_CONNS, BENCH_BYTES, BENCH_ROUNDS, BENCH_VARIANTS,
 # BENCH_COMPLETE_BYTES, BENCH_BUFFERS, BENCH_COST_BUFFER, BENCH_PERF (see
 # bench-guest.sh); BENCH_MEM
@@ -123,25 +128,37 @@ if [ -z "${BENCH_RESULTS:-}" ]; then
 	# time but not what the guest measures. BENCH_ICOUNT=off: the real
 	# clock (ratios then move with the host's load by 10-20 %).
 	icount=${BENCH_ICOUNT-shift=0,sleep=off}
+	# Debian's kernel does not survive -icount on this QEMU (7.2): each of
+	# its backends boots under -icount died in its first capture run, two
+	# of a double fault (at an sti in _raw_spin_unlock_irq from a tmpfs
+	# write, EFLAGS garbage; in kmem_cache_alloc from skb_clone), one of a
+	# NULL smcd->ops in smcd_tx_ism_write (the loopback-ism device's ops,
+	# set once at module load). Without -icount the same boot ran through,
+	# and the test kernel with KASAN runs the same smc code clean. So that
+	# boot takes the real clock (BENCH_BACKENDS_ICOUNT=OPTS: -icount
+	# anyway) and its ratios move with the host's load.
+	bicount=${BENCH_BACKENDS_ICOUNT:-off}
 	# No LA57 (5-level paging) in the guests' CPU: Debian's kernel uses it
-	# where the CPU has it, and under -icount its backends boot died of a
-	# double fault twice in two runs (kmem_cache_alloc from skb_clone,
-	# _raw_spin_unlock_irq in a tmpfs write; flags garbage), and ran
-	# through without LA57. The bench kernel has 4-level paging anyway.
-	qargs=(--qemu-arg -cpu --qemu-arg max,la57=off)
-	if [ -n "$icount" ] && [ "$icount" != off ]; then
-		qargs+=(--qemu-arg -icount --qemu-arg "$icount")
-		echo "icount $icount" >"$res/clock"
-	else
-		echo "real" >"$res/clock"
-	fi
+	# where the CPU has it; the bench kernel has 4-level paging anyway.
+	# clock_args OPTS FILE: QEMU's clock options for -icount OPTS ("off":
+	# the real clock) into the array cargs, the clock's name into FILE
+	clock_args() {
+		cargs=(--qemu-arg -cpu --qemu-arg max,la57=off)
+		if [ -n "$1" ] && [ "$1" != off ]; then
+			cargs+=(--qemu-arg -icount --qemu-arg "$1")
+			echo "icount $1" >"$2"
+		else
+			echo "real" >"$2"
+		fi
+	}
 	# boot CONSOLE GUEST [RUN-VM OPTION]...: bench-guest.sh in a guest
-	# (BENCH_GUEST=GUEST), its console in $res/CONSOLE; exits on failure
+	# (BENCH_GUEST=GUEST), its console in $res/CONSOLE; exits on failure;
+	# QEMU's clock from cargs
 	boot() {
 		local con=$res/$1 guest=$2 rc=0
 		shift 2
 		testsuite/vm/run-vm "$@" --mem "${BENCH_MEM:-8G}" --smp 2 \
-			"${qargs[@]}" --timeout "${BENCH_TIMEOUT:-14400}" --share "$res" -- \
+			"${cargs[@]}" --timeout "${BENCH_TIMEOUT:-14400}" --share "$res" -- \
 			bash -c "set -a; . /run/shared/guest.env; BENCH_GUEST=$guest; set +a; exec bash $top/scripts/bench-guest.sh /run/shared" \
 			>"$con" 2>&1 || rc=$?
 		grep '^bench-guest:' "$con" >&2 || true
@@ -151,6 +168,7 @@ if [ -z "${BENCH_RESULTS:-}" ]; then
 			exit 1
 		fi
 	}
+	clock_args "$icount" "$res/clock"
 	boot console.log "" --kernel "$bz"
 
 	if [ "${BENCH_BACKENDS:-1}" != 0 ]; then
@@ -162,6 +180,7 @@ if [ -z "${BENCH_RESULTS:-}" ]; then
 		deb=$(ls build/deb/smc-dump-dkms_*_all.deb | tail -n 1)
 		lib=$(bash scripts/stock-dkms.sh "$deb" 2>"$res/dkms.log") ||
 			{ tail -20 "$res/dkms.log" >&2; echo "bench: the DKMS build failed" >&2; exit 1; }
+		clock_args "$bicount" "$res/backends-clock"
 		boot backends-console.log backends --stock --stock-lib "$lib"
 	fi
 
@@ -431,12 +450,19 @@ if "a" in bby:
     a = bby["a"]
     r0 = next(iter(a.values()))
     print()
+    bclock = "icount (not recorded)"
+    p = os.path.join(res, "backends-clock")
+    if os.path.exists(p):
+        bclock = open(p).read().strip()
     print("4. Backends side by side: Debian's kernel %s with smc-dump-dkms's"
           " modules (the smc-dummy kind and BTF for smc.ko), %.0f MiB per run,"
           " rounds: %d; `smc dump start dev smcd0 mode smcd ... background`"
           " with backend kernel (k) or bpf (p); ratio: throughput over (a)'s"
-          " in the same round, median [min..max]."
-          % (bi.get("kernel", "?"), F(r0, "payload_bytes") / 2**20, len(a)))
+          " in the same round, median [min..max]. Clock: %s."
+          % (bi.get("kernel", "?"), F(r0, "payload_bytes") / 2**20, len(a),
+             "the real clock of a shared host (Debian's kernel does not survive"
+             " -icount here, see scripts/bench.sh): expect 10-20 % noise"
+             if bclock == "real" else "QEMU -" + bclock))
     print()
     bnames = {"a": "(a) no capture",
               "c": "all records to tmpfs", "d": "type cdc, tmpfs",

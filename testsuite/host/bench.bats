@@ -80,12 +80,14 @@ tab() { local IFS=$'\t'; echo "$*"; }
 		tab kn 2 1250000000 2147483648 400 600 1 100 0 0 100 125
 	} >res/backends.tsv
 	printf 'kernel 6.12.118+deb12-amd64\ncpus 2\n' >res/backends-info
+	echo real >res/backends-clock
 
 	run --separate-stderr env BENCH_RESULTS=res bash "$TOP/scripts/bench.sh"
 	[ "$status" -eq 0 ]
 	echo "$output"
 	[[ $output == *"-B 65536 (64 MiB)"* ]]
 	[[ $output == *"4. Backends side by side: Debian's kernel 6.12.118+deb12-amd64 "* ]]
+	[[ $output == *"Clock: the real clock of a shared host (Debian's kernel does not survive -icount here"* ]]
 	grep -E '^\(a\) no capture +1\.000 +\[1\.000\.\.1\.000\] +1\.00x +0 +- +-$' <<<"$output"
 	grep -E '^\(kc\) kernel: all records to tmpfs +0\.500 +\[0\.500\.\.0\.500\] +2\.00x +1000 +0\.0% +45%$' <<<"$output"
 	grep -E '^\(pc\) bpf: all records to tmpfs +0\.800 +\[0\.800\.\.0\.800\] +1\.00x +900 +10\.0% +0%$' <<<"$output"
