@@ -316,6 +316,9 @@ run_backend() {
 		[ "${v#?}" != g ] || recs=$(stat_of smcd0 tx_packets)
 		"$smc" dump stop dev smcd0 >"$work/stop.log" 2>&1 ||
 			{ cat "$work/stop.log" >&2; return 1; }
+		# where the records went: tcpdump's ring drops against the
+		# link's tx_dropped (records it could not build)
+		log "backend variant $v round $r: $(grep -m1 '^smc dump:' "$work/stop.log" || head -n 1 "$work/stop.log")"
 		if [ "${v#?}" = g ]; then
 			# the bpf backend's ring losses, from its stop summary
 			lost=$(sed -n 's/.*, lost \([0-9]*\) (ring full.*/\1/p' "$work/stop.log")
