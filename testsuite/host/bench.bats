@@ -14,6 +14,19 @@ setup() {
 
 tab() { local IFS=$'\t'; echo "$*"; }
 
+# runs_start: res/ with an icount clock and guest-info; runs_head: the
+# header line of its runs.tsv
+runs_start() {
+	mkdir res
+	echo "icount shift=0,sleep=off" >res/clock
+	printf 'kernel 6.12.118\ncpus 2\nmem_kb 8000000\ncost_buffer 65536\n' >res/guest-info
+}
+runs_head() {
+	tab variant round wall_ns payload_bytes tx_packets tx_bytes \
+	    tx_dropped captured filter_received kernel_dropped cpu_user \
+	    cpu_sys cpu_softirq cpu_idle tcpdump_cpu hz
+}
+
 @test "bench: bad BENCH_* values are refused before a build, exit 2" {
 	local v
 	for v in "BENCH_CONNS=010" "BENCH_ROUNDS=0" "BENCH_BYTES=12X" \
@@ -32,13 +45,9 @@ tab() { local IFS=$'\t'; echo "$*"; }
 }
 
 @test "bench: ratios, targets and lost records from a results directory" {
-	mkdir res
-	echo "icount shift=0,sleep=off" >res/clock
-	printf 'kernel 6.12.95\ncpus 2\nmem_kb 8000000\ncost_buffer 65536\n' >res/guest-info
+	runs_start
 	{
-		tab variant round wall_ns payload_bytes tx_packets tx_bytes \
-		    tx_dropped captured filter_received kernel_dropped cpu_user \
-		    cpu_sys cpu_softirq cpu_idle tcpdump_cpu hz
+		runs_head
 		# (a) 1.0 s and 1.25 s; (b) 1.0101 s and 1.25 s: ratios 0.990
 		# and 1.000, median 0.995; (d) 1.25 s and 1.5625 s: 0.800 both
 		tab a 1 1000000000 2147483648 0 0 0 0 0 0 1 100 0 0 0 100
@@ -123,13 +132,9 @@ tab() { local IFS=$'\t'; echo "$*"; }
 }
 
 @test "bench: where (c)'s time goes; what tcpdump -U costs, (u) against (d)" {
-	mkdir res
-	echo "icount shift=0,sleep=off" >res/clock
-	printf 'kernel 6.12.118\ncpus 2\ncost_buffer 65536\n' >res/guest-info
+	runs_start
 	{
-		tab variant round wall_ns payload_bytes tx_packets tx_bytes \
-		    tx_dropped captured filter_received kernel_dropped cpu_user \
-		    cpu_sys cpu_softirq cpu_idle tcpdump_cpu hz
+		runs_head
 		# extra time over (a)'s 1.0 s: g 1.25 s +25 %, f 1.6 s +60 %,
 		# c 2.0 s +100 %: build +25, ring +35, file +40; d 1.25 s and
 		# u 1.5 s: -U costs 50 - 25 = +25 %
