@@ -81,7 +81,8 @@ struct bpf_cap {
 	uint64_t sent;		/* frames handed to the link */
 	uint64_t send_err;	/* frames the link refused */
 	struct stream *streams[NBUCKETS];
-	unsigned char frame[ETH_HLEN + 40 + 8 + 32 + 65536];
+	/* a frame's headers; the payload is sent from the ring */
+	unsigned char frame[ETH_HLEN + 40 + 8 + 32];
 	char hooks[256];	/* the functions attached, for -d */
 };
 
@@ -398,7 +399,15 @@ static void send_record(struct bpf_cap *b, const struct smc_bpf_rec *r,
 	const uint8_t *sa = rx ? r->raddr : r->laddr;
 	const uint8_t *da = rx ? r->laddr : r->raddr;
 	struct ethhdr *eth = (struct ethhdr *)f;
-	size_t len = ETH_HLEN + iplen + udplen;
+	size_t hlen = ETH_HLEN + iplen + sizeof(*uh) + sizeof(*h);
+	/* the headers from the frame, the payload straight from the ring:
+	 * one copy of it (into the skb) instead of two
+	 */
+	struct iovec iov[2] = {
+		{ .iov_base = f, .iov_len = hlen },
+		{ .iov_base = (void *)data, .iov_len = r->caplen },
+	};
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
 
 	memcpy(eth->h_dest, b->mac, ETH_ALEN);
 	memcpy(eth->h_source, b->mac, ETH_ALEN);
@@ -417,7 +426,6 @@ static void send_record(struct bpf_cap *b, const struct smc_bpf_rec *r,
 	h->token = htonl(r->token);
 	h->orig_len = htonl(r->orig_len);
 	h->offset = r->kind == SMC_BPF_DATA ? htobe64(stream_offset(b, r)) : 0;
-	memcpy(h + 1, data, r->caplen);
 
 	uh->source = rx ? r->rport : r->lport;
 	uh->dest = rx ? r->lport : r->rport;
@@ -441,7 +449,12 @@ static void send_record(struct bpf_cap *b, const struct smc_bpf_rec *r,
 		sum = csum_add(sum, da, 16);
 		sum = csum_add(sum, pl, 4);
 		sum = csum_add(sum, nh, 4);
-		sum = csum_add(sum, uh, udplen);
+		/* the UDP and record headers are 40 bytes, an even number:
+		 * the payload's 16-bit words start where they would in one
+		 * buffer
+		 */
+		sum = csum_add(sum, uh, sizeof(*uh) + sizeof(*h));
+		sum = csum_add(sum, data, r->caplen);
 		uh->check = htons(csum_fold(sum));
 		if (!uh->check)
 			uh->check = 0xffff;
@@ -459,7 +472,7 @@ static void send_record(struct bpf_cap *b, const struct smc_bpf_rec *r,
 		memcpy(&iph->daddr, da, 4);
 		iph->check = htons(csum_fold(csum_add(0, iph, sizeof(*iph))));
 	}
-	if (send(b->pfd, f, len, 0) == (ssize_t)len)
+	if (sendmsg(b->pfd, &msg, 0) == (ssize_t)(hlen + r->caplen))
 		b->sent++;
 	else
 		b->send_err++;
