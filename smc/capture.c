@@ -940,6 +940,41 @@ static void detach(struct capture *c, int logfd)
 	close(logfd);
 }
 
+/* A kernel with autogroups (CONFIG_SCHED_AUTOGROUP, as Debian's) schedules
+ * each session as one group: between groups a task's nice does not count,
+ * the group's does (sched(7), "The autogroup feature"). A background
+ * capture is a session of its own (setsid()), so its group gets the nice
+ * its tasks have, or the traffic in other sessions still outruns it. No
+ * file: no autogroups. EAGAIN: the kernel takes one change per 100 ms
+ * from callers without CAP_SYS_ADMIN.
+ */
+static void autogroup_nice(int nice)
+{
+	int fd, len, tries, err = 0;
+	char v[16];
+
+	fd = open("/proc/self/autogroup", O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return;
+		err = errno;
+	} else {
+		len = snprintf(v, sizeof(v), "%d\n", nice);
+		for (tries = 1; write(fd, v, len) != len; tries++) {
+			err = errno;
+			if (err != EAGAIN || tries == 3)
+				break;
+			err = 0;
+			usleep(110000);
+		}
+		close(fd);
+	}
+	if (err)
+		fprintf(stderr,
+			"smc dump: warning: cannot set the capture's autogroup to nice %d (%s): at full speed it may lose records\n",
+			nice, strerror(err));
+}
+
 static int run_capture(struct start_opts *o, int notify_fd)
 {
 	struct capture c = {
@@ -1000,6 +1035,8 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		fprintf(stderr,
 			"smc dump: warning: cannot run the capture at nice %d (%s): at full speed it may lose records\n",
 			o->nice, strerror(errno));
+	else if (o->background)
+		autogroup_nice(o->nice);
 	rc = spawn(&c);
 	if (rc)
 		goto out;

@@ -29,7 +29,8 @@ setup_file() {
 	# standard output, then the link delivers 100 records of 1 KiB,
 	# 0.6 s later 300 (and 2 lost), and FAKE_TAIL (0.6) s later tcpdump
 	# ends by itself with its counters. FAKE_WARN=TEXT: a line of its
-	# own on stderr after the 300. FAKE_NICE=FILE: its nice value there.
+	# own on stderr after the 300. FAKE_NICE=FILE: its nice value there;
+	# FAKE_AUTOGROUP=FILE: its /proc/self/autogroup line.
 	cat >"$T/bin/tcpdump" <<'EOF'
 #!/bin/bash
 out=- dev=?
@@ -42,6 +43,7 @@ while [ $# -gt 0 ]; do
 done
 trap 'printf "0 packets captured\n0 packets received by filter\n0 packets dropped by kernel\n" >&2; exit 0' TERM
 [ -z "${FAKE_NICE:-}" ] || nice >"$FAKE_NICE"
+[ -z "${FAKE_AUTOGROUP:-}" ] || cat /proc/self/autogroup >"$FAKE_AUTOGROUP"
 if [ "$out" = - ]; then
 	printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x01\x00\x00\x00'
 else
@@ -68,7 +70,7 @@ setup() {
 	export FAKENL_STATE="$BATS_TEST_TMPDIR/links"
 	export FAKENL_STATS="$BATS_TEST_TMPDIR/stats"
 	echo "0 0 0" >"$FAKENL_STATS"
-	unset FAKE_WARN FAKE_TAIL FAKE_NICE
+	unset FAKE_WARN FAKE_TAIL FAKE_NICE FAKE_AUTOGROUP
 }
 
 # on_tty COMMAND: run the shell COMMAND on a pseudo terminal, everything
@@ -191,4 +193,31 @@ status_lines() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"smc dump: warning: cannot run the capture at nice -19 (Permission denied): at full speed it may lose records"* ]]
 	[ "$got" = "$(nice)" ]
+}
+
+@test "nice: a background capture's autogroup runs at its nice too" {
+	[ "$(id -u)" = 0 ] || skip "needs root (CAP_SYS_NICE) to raise a priority"
+	[ -e /proc/self/autogroup ] || skip "this kernel has no autogroups (CONFIG_SCHED_AUTOGROUP)"
+	local ag=$BATS_TEST_TMPDIR/ag
+	export FAKE_NICE=$BATS_TEST_TMPDIR/nice FAKE_AUTOGROUP=$ag FAKE_TAIL=0.1
+	run "$T/smcx" dump start dev smcq0 nice -7 write "$BATS_TEST_TMPDIR/x.pcap" background
+	echo "$output"
+	[ "$status" -eq 0 ]
+	for _ in $(seq 50); do
+		[ -s "$ag" ] && break
+		sleep 0.1
+	done
+	cat "$ag"
+	[ "$(cat "$FAKE_NICE")" = -7 ]
+	# its own session's group (setsid), not this shell's, at nice -7
+	[[ "$(cat "$ag")" == "/autogroup-"*" nice -7" ]]
+	[ "$(cut -d' ' -f1 "$ag")" != "$(cut -d' ' -f1 /proc/self/autogroup)" ]
+	[[ "$output" != *warning* ]]
+	# in the foreground the capture stays in the caller's session and
+	# group, whose nice it leaves alone
+	rm -f "$ag"
+	run "$T/smcx" dump start dev smcq1 nice -7 write "$BATS_TEST_TMPDIR/y.pcap"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$ag")" = "$(cat /proc/self/autogroup)" ]
 }
