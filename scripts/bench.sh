@@ -21,7 +21,7 @@
 # instruction is one nanosecond of guest time; sleep=off: idle time is
 # skipped), so what it measures is instructions executed, which the
 # host's load does not move. Runs of one variant still differ by up to
-# 10 % (which vCPU runs what, the idle gaps the clock jumps): hence rounds
+# about 20 % (which vCPU runs what, the idle gaps the clock jumps): hence rounds
 # and medians. icount also makes the vCPUs take turns on one host thread:
 # a ratio is a cost per byte, not parallel throughput. BENCH_ICOUNT=off
 # uses the real clock instead (BENCH_ICOUNT=OPTS: other -icount options).
@@ -128,7 +128,7 @@ if [ -z "${BENCH_RESULTS:-}" ]; then
 	# time but not what the guest measures. BENCH_ICOUNT=off: the real
 	# clock (ratios then move with the host's load by 10-20 %).
 	icount=${BENCH_ICOUNT-shift=0,sleep=off}
-	# Debian's kernel does not survive -icount on this QEMU (7.2): each of
+	# Debian's kernel did not survive -icount here (QEMU 7.2): each of
 	# its backends boots under -icount died in its first capture run, two
 	# of a double fault (at an sti in _raw_spin_unlock_irq from a tmpfs
 	# write, EFLAGS garbage; in kmem_cache_alloc from skb_clone), one of a
@@ -382,7 +382,7 @@ if "a" in by:
         print("   tcpdump -U, as smc dump start runs it (one write() per record):"
               " (u) against (d), both capture cdc, costs %+.1f%% of (a)'s time"
               " per byte. The small records are where the flush shows: without"
-              " -U about 60 CDC records share one write() of stdio's buffer, a"
+              " -U about 30 CDC records share one write() of stdio's 4 KiB buffer, a"
               " 64 KiB data record takes one or two write()s either way."
               % (100 * (1 / ratio["u"] - 1 / ratio["d"])))
     print()
@@ -460,7 +460,7 @@ if "a" in bby:
           " with backend kernel (k) or bpf (p); ratio: throughput over (a)'s"
           " in the same round, median [min..max]. Clock: %s."
           % (bi.get("kernel", "?"), F(r0, "payload_bytes") / 2**20, len(a),
-             "the real clock of a shared host (Debian's kernel does not survive"
+             "the real clock of a shared host (Debian's kernel did not survive"
              " -icount here, see scripts/bench.sh): expect 10-20 % noise"
              if bclock == "real" else "QEMU -" + bclock))
     print()
@@ -505,8 +505,9 @@ if "a" in bby:
           " lost: numbers missing from the file's seq (c, d, e, n: the bpf ring"
           " or tcpdump's ring was full) or the bpf backend's ring losses at stop"
           " (g), of records plus lost; capture CPU: user + system time of"
-          " tcpdump and smc's supervisor (the bpf backend's forwarding) over"
-          " the run's time, median (100% is one vCPU's worth).")
+          " tcpdump and smc's supervisor (the bpf backend's forwarding) during"
+          " the transfer (not the drain after it) over its time, median (100%"
+          " is one vCPU's worth).")
     if "kc" in bratio and "pc" in bratio:
         print("   Full capture: bpf %.3f against kernel %.3f of (a)'s throughput,"
               " losing %.1f%% and %.1f%% of the records: the %s backend costs the"

@@ -945,12 +945,16 @@ static void detach(struct capture *c, int logfd)
  * the group's does (sched(7), "The autogroup feature"). A background
  * capture is a session of its own (setsid()), so its group gets the nice
  * its tasks have, or the traffic in other sessions still outruns it. No
- * file: no autogroups. EAGAIN: the kernel takes one change per 100 ms
- * from callers without CAP_SYS_ADMIN.
+ * file: no autogroups. EAGAIN: from callers without CAP_SYS_ADMIN the
+ * kernel takes one change per 100 ms, system-wide. Autogroups act only
+ * with kernel.sched_autogroup_enabled 1 and in the root CPU cgroup: a
+ * cgroup CPU controller (a container's, a unit's CPUWeight) decides
+ * instead.
  */
 static void autogroup_nice(int nice)
 {
 	int fd, len, tries, err = 0;
+	ssize_t n;
 	char v[16];
 
 	fd = open("/proc/self/autogroup", O_WRONLY | O_CLOEXEC);
@@ -960,8 +964,8 @@ static void autogroup_nice(int nice)
 		err = errno;
 	} else {
 		len = snprintf(v, sizeof(v), "%d\n", nice);
-		for (tries = 1; write(fd, v, len) != len; tries++) {
-			err = errno;
+		for (tries = 1; (n = write(fd, v, len)) != len; tries++) {
+			err = n < 0 ? errno : EIO;
 			if (err != EAGAIN || tries == 3)
 				break;
 			err = 0;
