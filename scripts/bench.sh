@@ -20,10 +20,12 @@
 # The bench kernel's guest runs with QEMU's -icount (shift=0: one
 # instruction is one nanosecond of guest time; sleep=off: idle time is
 # skipped), so what it measures is instructions executed, which the
-# host's load does not move. Runs of one variant still differ by up to
-# about 20 % (which vCPU runs what, the idle gaps the clock jumps): hence rounds
-# and medians. icount also makes the vCPUs take turns on one host thread:
-# a ratio is a cost per byte, not parallel throughput. BENCH_ICOUNT=off
+# host's load does not move directly. Runs of one variant still differ
+# (which vCPU runs what, the idle gaps the clock jumps): 2-6 % on a host
+# with nothing else to do (more where tcpdump loses records), up to
+# about 20 % in other runs (Documentation/bench.md): hence rounds and
+# medians. icount also makes the vCPUs take turns on one host thread: a
+# ratio is a cost per byte, not parallel throughput. BENCH_ICOUNT=off
 # uses the real clock instead (BENCH_ICOUNT=OPTS: other -icount options).
 # The backends boot (Debian's kernel) runs on the real clock, see
 # BENCH_BACKENDS_ICOUNT below.
@@ -181,7 +183,16 @@ if [ -z "${BENCH_RESULTS:-}" ]; then
 		lib=$(bash scripts/stock-dkms.sh "$deb" 2>"$res/dkms.log") ||
 			{ tail -20 "$res/dkms.log" >&2; echo "bench: the DKMS build failed" >&2; exit 1; }
 		clock_args "$bicount" "$res/backends-clock"
-		boot backends-console.log backends --stock --stock-lib "$lib"
+		# -mem-prealloc: QEMU backs all of the guest's RAM before it
+		# boots. Without it the first run that writes 2 GiB to tmpfs
+		# touches guest pages the host has not backed yet, a host page
+		# fault each, on the real clock; a machine with real RAM has no
+		# such faults. The first full capture of a boot (kc) lost 11 %
+		# and 3.9 % of its records in two boots without it, 0 in two
+		# with it; later rounds still lose some in some runs
+		# (Documentation/bench.md).
+		boot backends-console.log backends --stock --stock-lib "$lib" \
+			--qemu-arg -mem-prealloc
 	fi
 
 	if [ "${BENCH_DECODER:-1}" != 0 ]; then
@@ -321,8 +332,9 @@ if clock.startswith("icount"):
           " execute (2^shift ns each, idle skipped); with icount the vCPUs take"
           " turns on one host thread, so a run's 'time' is the instructions of"
           " both CPUs together. A ratio is then (a)'s instructions per byte over"
-          " (v)'s: the cost of capture, not parallel throughput, and the same"
-          " whatever else the host runs." % clock)
+          " (v)'s: the cost of capture, not parallel throughput. Runs of one"
+          " variant agreed within 2-6 %% on a host with nothing else to do,"
+          " within up to 20 %% in other runs (Documentation/bench.md)." % clock)
 else:
     print("Clock: real time of a shared host: expect 10-20 % noise between runs.")
 
