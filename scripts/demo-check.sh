@@ -5,7 +5,7 @@
 #   demo-check.sh smcd BEFORE.json AFTER.json CONNS BYTES
 #       `smc -j stats` before and after the traffic: SMC-D v2 carried it,
 #       CONNS connections as client and CONNS as server, BYTES sent and
-#       BYTES received over SMC-D, none over SMC-R
+#       BYTES received over SMC-D (both ends summed), none over SMC-R
 #   demo-check.sh streams SENT DIR
 #       SENT has the SHA-256 of each stream the traffic tool sent, one a
 #       line; DIR holds what `smc dump follow` reassembled from a capture.
@@ -34,7 +34,7 @@ smcd() {
 		esac
 	done
 	[ -z "$bad" ] || fail "the counters do not show the traffic on SMC-D:$bad"
-	echo "SMC-D v2 carried the $conns connections: $bytes bytes each way, none on SMC-R"
+	echo "SMC-D v2 carried the $conns connections: $bytes bytes sent and received, none on SMC-R"
 }
 
 streams() {

@@ -74,7 +74,8 @@ done
 step "SMC statistics after: SMC-D v2 connections and bytes went up"
 $smc stats
 $smc -j stats >"$work/after.json"
-"$check" smcd "$work/before.json" "$work/after.json" $conns $((conns * size))
+# both ends of each connection send $size: the counters sum both ends
+"$check" smcd "$work/before.json" "$work/after.json" $conns $((2 * conns * size))
 
 awk '$1 == "conn" && $3 == "tx" { print $7 }' "$work/server.out" "$work/client.out" >"$work/sent"
 for b in kernel bpf; do

@@ -38,7 +38,7 @@ setup() {
 	run -0 "$CHECK" smcd "$W/before.json" "$W/after.json" 2 2048
 	echo "$output"
 	[[ "$output" == *"smcd.client.v2_success   +2"* ]]
-	[[ "${lines[-1]}" == "SMC-D v2 carried the 2 connections: 2048 bytes each way, none on SMC-R" ]]
+	[[ "${lines[-1]}" == "SMC-D v2 carried the 2 connections: 2048 bytes sent and received, none on SMC-R" ]]
 }
 
 @test "demo-check smcd: counters that did not move (a TCP fallback) fail" {

@@ -25,7 +25,7 @@ teardown() {
 	W=$BATS_TEST_TMPDIR/demo
 	run -0 env DEMO_WORK="$W" SMC_DUMP_SMC="$SMC" bash "$TOP/scripts/demo-guest.sh"
 	echo "$output"
-	[[ "$output" == *"SMC-D v2 carried the 2 connections: 1048576 bytes each way, none on SMC-R"* ]]
+	[[ "$output" == *"SMC-D v2 carried the 2 connections: 4194304 bytes sent and received, none on SMC-R"* ]]
 	[[ "$output" == *"RESULT: backend kernel: every byte sent was captured"* ]]
 	[[ "$output" == *"RESULT: backend bpf: every byte sent was captured"* ]]
 	# what it showed: Debian's ip with the plugin, the link of each backend
