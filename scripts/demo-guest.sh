@@ -85,7 +85,8 @@ for b in kernel bpf; do
 done
 
 step "tcpdump itself sees UDP records on the connection's ports (backend kernel's file)"
-tcpdump -nr "$work/kernel.pcap" 2>/dev/null | head -4
+tcpdump -nr "$work/kernel.pcap" 2>/dev/null >"$work/tcpdump.txt"
+head -4 "$work/tcpdump.txt"
 
 step "Per-connection summary"
 echo "(each connection has two ends, each with its own token, so two"

@@ -35,12 +35,12 @@ PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
 
 # make demo: smc (libpcap, libmnl, cairo, libbpf; clang and bpftool for the
 # bpf backend's programs), the ip plugin (iproute2's source: dpkg-dev),
-# Debian's kernel and initramfs (kmod, cpio, xz, busybox-static), the DKMS
+# Debian's kernel and initramfs (kmod, cpio, xz, busybox-static, file), the DKMS
 # build against Debian's headers (gcc, pahole for the module's BTF), the
 # guest (qemu, tcpdump, Debian's ip, jq for smc -j stats)
 DEMO_PKGS="build-essential pkg-config libmnl-dev libpcap-dev libcairo2-dev
       libbpf-dev bpftool clang pahole dpkg-dev kmod cpio xz-utils
-      busybox-static qemu-system-x86 tcpdump iproute2 jq"
+      busybox-static file qemu-system-x86 tcpdump iproute2 jq"
 
 # the installed linux-source-6.12, empty when there is none
 ksrc_version() {
