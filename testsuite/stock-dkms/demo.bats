@@ -32,7 +32,7 @@ teardown() {
 	[[ "$output" == *"smc-dummy mode smcd"* ]]
 	# the independent reader: 2 connections, each direction whole from
 	# offset 0 at both ends (8 streams), whose sums are the traffic tool's
-	sent=$(awk '$1 == "conn" { print $3, $7 }' "$W/server.out" "$W/client.out" | sort)
+	sent=$(awk '$1 == "conn" && ($3 == "tx" || $3 == "rx") { print $3, $7 }' "$W/server.out" "$W/client.out" | sort)
 	[ "$(wc -l <<<"$sent")" -eq 8 ]
 	for b in kernel bpf; do
 		python3 "$CHECK" "$W/$b.pcap" >"$W/$b.json"
