@@ -1,8 +1,10 @@
 # smc-dump: top-level build, test and demo targets.
-#   make demo    build everything, boot the patched kernel in QEMU, move SMC
-#                traffic and show it
+#   make demo    boot Debian 12's own kernel in QEMU with smc-dump-dkms's
+#                modules, move SMC-D traffic and capture it with both
+#                backends (no kernel build: minutes on a fresh machine)
 #   make check   host tests and VM tests (bats)
-# Both install their Debian packages first (make deps, as root). No other
+# Both install their Debian packages first (make deps, as root; make demo
+# only the subset it uses, scripts/deps.sh demo). No other
 # target runs apt: `make`, `make tools` and `make install` only build (and
 # install: no root beyond writing DESTDIR), and
 # `make kernel` or `make iproute2` say "run 'make deps'" when a package is
@@ -93,8 +95,13 @@ check-stress: deps
 	$(BUILD) tools kernel iproute2
 	bash testsuite/vm/run-suite testsuite/vm -f '^(stress|netlink fuzz):'
 
-demo: deps
-	$(BUILD) tools kernel iproute2
+# The demo builds only what it shows (scripts/demo.sh): smc, the traffic
+# tool, the ip plugin for Debian's ip, and smc-dump-dkms's modules from
+# this tree against Debian's headers with the package's own build command
+# (no .deb: dpkg-buildpackage and lintian add minutes and show nothing);
+# its packages are a subset of make deps'.
+demo:
+	@bash scripts/deps.sh demo
 	bash scripts/demo.sh
 
 # Kernel cost, capture completeness, the kernel and bpf backends side by

@@ -7,7 +7,21 @@
 # has (bookworm-security, or bookworm once a point release takes it): apt's
 # default candidate, which must be at least the release the kernel series
 # was rebased on (KSRC_MIN), since older ones do not take it without fuzz.
+#
+#   deps.sh          every package (make deps, make check, ...)
+#   deps.sh demo     what make demo uses, a subset: it builds no kernel,
+#                    no .deb and no iproute2, and runs no host test, so
+#                    the kernel build's tools, lintian, debhelper, tshark,
+#                    sparse and the like stay out; linux-source-6.12 too:
+#                    scripts/stock-source.sh fetches the release the DKMS
+#                    source is made from (apt-get download, 154 MB)
 set -euo pipefail
+
+case ${1:-} in
+"")	set=all ;;
+demo)	set=demo ;;
+*)	echo "deps: unknown set '$1' (demo, or nothing for every package)" >&2; exit 2 ;;
+esac
 
 KSRC=linux-source-6.12
 KSRC_MIN=6.12.118-1~deb12u1
@@ -18,6 +32,15 @@ PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
       clang llvm util-linux iputils-ping libcairo2-dev
       busybox-static pahole git debhelper dh-dkms lintian libbpf-dev bpftool
       strace sparse python3-yaml rsync"
+
+# make demo: smc (libpcap, libmnl, cairo, libbpf; clang and bpftool for the
+# bpf backend's programs), the ip plugin (iproute2's source: dpkg-dev),
+# Debian's kernel and initramfs (kmod, cpio, xz, busybox-static, file), the DKMS
+# build against Debian's headers (gcc, pahole for the module's BTF), the
+# guest (qemu, tcpdump, Debian's ip, jq for smc -j stats)
+DEMO_PKGS="build-essential pkg-config libmnl-dev libpcap-dev libcairo2-dev
+      libbpf-dev bpftool clang pahole dpkg-dev kmod cpio xz-utils
+      busybox-static file qemu-system-x86 tcpdump iproute2 jq"
 
 # the installed linux-source-6.12, empty when there is none
 ksrc_version() {
@@ -37,6 +60,15 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
    dpkg -s $PKGS >/dev/null 2>&1 && ksrc_ok; then
 	echo "deps: every package is installed already, apt not run (rm $stamp to run it again)"
 	exit 0
+fi
+if [ $set = demo ]; then
+	stamp=/var/lib/smc-dump-deps-demo.stamp
+	PKGS=$DEMO_PKGS
+	want="demo: $(echo $PKGS)"
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && dpkg -s $PKGS >/dev/null 2>&1; then
+		echo "deps: the demo's packages are installed already, apt not run (rm $stamp to run it again)"
+		exit 0
+	fi
 fi
 
 if [ "$(id -u)" != 0 ]; then
@@ -90,6 +122,10 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends $PKGS
+if [ $set = demo ]; then
+	echo "$want" >"$stamp"
+	exit 0
+fi
 # apt's default candidate: an entry for bookworm-backports that an older
 # version of this script added stays, but its lower priority keeps it out
 cand=$(apt-cache policy "$KSRC" | awk '$1 == "Candidate:" { print $2 }')

@@ -3,6 +3,16 @@
 # smc-dump-dkms does on a user's machine, done without touching the host.
 #
 #   stock-dkms.sh DKMS_DEB     print the lib/ dir for run-vm --stock-lib
+#   stock-dkms.sh --tree       the same, from this work tree without a .deb
+#
+# --tree (make demo) lays out the source tree the package would ship with
+# scripts/dkms-source.sh, and its dkms.conf from debian/smc-dump-dkms.dkms
+# as debian/rules and dh_dkms fill it in, then builds it exactly as from
+# the .deb (step 2): the user's build, the same command, without
+# dpkg-buildpackage, lintian and their build dependencies, which take
+# minutes and show nothing the demo shows. Its results live apart
+# (dkms-tree*/, demo-dkms/), so that it and the .deb's never overwrite
+# each other.
 #
 # 1. linux-headers-KVER with its -common and linux-kbuild packages are
 #    unpacked (dpkg -x) under build/stock/KVER/headers: installing them
@@ -12,13 +22,13 @@
 # 2. The source tree the .deb ships (usr/src/smc-dump-VERSION) is copied
 #    and built with its own dkms-build, the command its dkms.conf gives
 #    DKMS, against those headers.
-# 3. build/stock/KVER/dkms/lib/modules/KVER is the package's module tree
+# 3. build/stock/KVER/dkms/lib/modules/KVER (demo-dkms/ for --tree) is the package's module tree
 #    (hard links) plus updates/dkms/{smc,smc_diag}.ko, with depmod run
 #    over it: modprobe there prefers updates/, as on an installed system.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/stock-release.conf"
-deb=$(realpath "${1:?usage: stock-dkms.sh SMC-DUMP-DKMS.deb}")
+arg=${1:?usage: stock-dkms.sh SMC-DUMP-DKMS.deb | --tree}
 sdir=$("$top/scripts/stock-kernel.sh" --dir)
 kver=$(basename "$sdir")
 abi=${kver%-*}
@@ -40,19 +50,44 @@ if [ ! -f "$hdr/.unpacked" ]; then
 fi
 ksrc=$hdr/usr/src/linux-headers-$kver
 
-# cached: the same .deb (and this script) gives the same modules
-stamp="$(sha256sum "$deb" "$0" | awk '{ print $1 }' | tr '\n' ' ')"
-if [ "$(cat "$sdir/dkms/.stamp" 2>/dev/null)" = "$stamp" ]; then
-	echo "$sdir/dkms/lib"
+if [ "$arg" = --tree ]; then
+	pkg=$sdir/dkms-tree
+	build=$sdir/dkms-tree-build
+	outd=$sdir/demo-dkms
+	# cached: the same inputs of dkms-source.sh, dkms.conf and this
+	# script give the same modules
+	stamp=$(cd "$top" && cat kernel/6.12/patches/*.patch debian/dkms-build \
+		debian/smc-dump-dkms.dkms debian/changelog include/uapi/linux/smc_dump.h \
+		scripts/dkms-source.sh scripts/stock-release.conf "$0" | sha256sum | awk '{ print $1 }')
+else
+	deb=$(realpath "$arg")
+	pkg=$sdir/dkms-pkg
+	build=$sdir/dkms-build
+	outd=$sdir/dkms
+	# cached: the same .deb (and this script) gives the same modules
+	stamp="$(sha256sum "$deb" "$0" | awk '{ print $1 }' | tr '\n' ' ')"
+fi
+if [ "$(cat "$outd/.stamp" 2>/dev/null)" = "$stamp" ]; then
+	echo "$outd/lib"
 	exit 0
 fi
 
-pkg=$sdir/dkms-pkg
 rm -rf "$pkg"
-dpkg-deb -x "$deb" "$pkg"
+if [ "$arg" = --tree ]; then
+	ver=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
+	src=$pkg/usr/src/smc-dump-$ver
+	ksource=$(bash "$top/scripts/stock-source.sh")
+	SMC_DUMP_LINUX_SOURCE=$ksource bash "$top/scripts/dkms-source.sh" "$src"
+	# dkms.conf as debian/rules makes it: dh_dkms -V puts in the
+	# version, override_dh_dkms the kernels served
+	re="^$(printf '%s' "$STOCK_ABI" | sed 's/[.+]/\\&/g')-"
+	sed -e "s/#MODULE_VERSION#/$ver/" -e "s/@STOCK_ABI_RE@/$(printf '%s' "$re" | sed 's/\\/\\\\/g')/" \
+		"$top/debian/smc-dump-dkms.dkms" >"$src/dkms.conf"
+else
+	dpkg-deb -x "$deb" "$pkg"
+fi
 src=$(ls -d "$pkg"/usr/src/smc-dump-*)
-[ -f "$src/dkms.conf" ] || { log "$deb has no usr/src/smc-dump-*/dkms.conf"; exit 1; }
-build=$sdir/dkms-build
+[ -f "$src/dkms.conf" ] || { log "${deb:-the tree} has no usr/src/smc-dump-*/dkms.conf"; exit 1; }
 rm -rf "$build"
 cp -a "$src" "$build"
 # DKMS builds only where BUILD_EXCLUSIVE_KERNEL matches (bash's =~, as
@@ -69,17 +104,18 @@ done
 # the command dkms.conf gives DKMS, with DKMS's variables
 make_cmd=$(cd "$build" && kernelver=$kver kernel_source_dir=$ksrc bash -c '. ./dkms.conf; echo "${MAKE[0]}"')
 log "building in $build: $make_cmd"
-(cd "$build" && eval "$make_cmd") >"$sdir/dkms-make.log" 2>&1 ||
-	{ tail -30 "$sdir/dkms-make.log" >&2; log "the DKMS build failed (log: $sdir/dkms-make.log)"; exit 1; }
+# on every CPU (dkms-build's make takes MAKEFLAGS from the environment)
+(cd "$build" && MAKEFLAGS="-j$(nproc) ${MAKEFLAGS:-}" && export MAKEFLAGS && eval "$make_cmd") >"$build.log" 2>&1 ||
+	{ tail -30 "$build.log" >&2; log "the DKMS build failed (log: $build.log)"; exit 1; }
 
-rm -rf "$sdir/dkms"
-lib=$sdir/dkms/lib
+rm -rf "$outd"
+lib=$outd/lib
 mkdir -p "$lib/modules"
 cp -al "$sdir/root/lib/modules/$kver" "$lib/modules/$kver"
 rm -f "$lib/modules/$kver"/modules.*
 cp "$sdir/root/lib/modules/$kver"/modules.{order,builtin,builtin.modinfo} "$lib/modules/$kver/"
 mkdir -p "$lib/modules/$kver/updates/dkms"
 install -m 644 "$build/net/smc/smc.ko" "$build/net/smc/smc_diag.ko" "$lib/modules/$kver/updates/dkms/"
-depmod -b "$sdir/dkms" -F "$sdir/root/boot/System.map-$kver" "$kver"
-echo "$stamp" >"$sdir/dkms/.stamp"
+depmod -b "$outd" -F "$sdir/root/boot/System.map-$kver" "$kver"
+echo "$stamp" >"$outd/.stamp"
 echo "$lib"
