@@ -34,8 +34,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/stock-release.conf"
 kver=${SMC_DUMP_STOCK_KVER:-$STOCK_ABI-amd64}
 dir=$top/build/stock/$kver
-# the modules the initramfs loads, and their dependencies
-initrd_mods="9p 9pnet_virtio overlay"
+# the modules the initramfs loads, and their dependencies; virtio_pci
+# first: Debian 12's 6.1 has it (and virtio) as modules, where 6.12 has them
+# built in (modprobe then names them builtin, and none is packed)
+initrd_mods="virtio_pci 9p 9pnet_virtio overlay"
 
 if [ "${1:-}" = --dir ]; then
 	[ -f "$dir/ready" ] || { echo "stock-kernel: $dir is not prepared (make stock-kernel)" >&2; exit 1; }
