@@ -108,16 +108,44 @@ if [ ! -f "$dir/root/.unpacked" ]; then
 		exit 1
 	fi
 	deb=$(ls "$dl"/*.deb)
+	# Debian's 7.x images are split: linux-image-KVER only depends on
+	# linux-binary-KVER (the kernel), linux-modules-KVER and linux-base-KVER
+	# (System.map, config), which hold
+	# the files, under usr/lib/modules/KVER (vmlinuz, System.map too)
+	split=
+	for p in linux-binary-$kver linux-modules-$kver linux-base-$kver; do
+		if dpkg-deb -f "$deb" Depends | tr ',' '\n' | grep -q "^ *$p "; then
+			split="$split $p"
+		fi
+	done
+	if [ -n "$split" ]; then
+		# shellcheck disable=SC2086
+		if [ -n "$suite" ]; then
+			suite_download "$suite" "$dl" $split || ok=1
+		else
+			(cd "$dl" && apt-get download -q $split >&2) || ok=1
+		fi
+		[ $ok = 0 ] || { rm -rf "$dl"; echo "stock-kernel: cannot download$split, which $pkg depends on" >&2; exit 1; }
+	fi
 	rm -rf "$dir/root"
-	dpkg-deb -x "$deb" "$dir/root"
+	for d in "$dl"/*.deb; do
+		dpkg-deb -x "$d" "$dir/root"
+	done
 	dpkg-deb -f "$deb" Package Version >"$dir/package"
 	rm -rf "$dl"
-	[ -f "$dir/root/boot/vmlinuz-$kver" ] || { echo "stock-kernel: $deb has no boot/vmlinuz-$kver" >&2; exit 1; }
 	# merged /usr (Debian 13): one layout for run-vm and the tests
 	if [ -d "$dir/root/usr/lib/modules/$kver" ] && [ ! -e "$dir/root/lib/modules/$kver" ]; then
 		mkdir -p "$dir/root/lib/modules"
 		mv "$dir/root/usr/lib/modules/$kver" "$dir/root/lib/modules/$kver"
 	fi
+	# the split packages keep vmlinuz, System.map and config beside the modules
+	for f in vmlinuz System.map config; do
+		if [ ! -e "$dir/root/boot/$f-$kver" ] && [ -f "$dir/root/lib/modules/$kver/$f" ]; then
+			mkdir -p "$dir/root/boot"
+			ln "$dir/root/lib/modules/$kver/$f" "$dir/root/boot/$f-$kver"
+		fi
+	done
+	[ -f "$dir/root/boot/vmlinuz-$kver" ] || { echo "stock-kernel: $deb has no boot/vmlinuz-$kver" >&2; exit 1; }
 	[ -d "$dir/root/lib/modules/$kver" ] || { echo "stock-kernel: $deb has no modules for $kver" >&2; exit 1; }
 	depmod -b "$dir/root" -F "$dir/root/boot/System.map-$kver" "$kver"
 	touch "$dir/root/.unpacked"

@@ -181,6 +181,7 @@ byte_exact() {
 }
 
 @test "matrix: smc socket shows a held SMC connection, smc stats counts it" {
+	backend kernel || backend bpf || skip "the line lists no backend: its kernel has no SMC"
 	# the modules the last test left: the DKMS ones (SMC-D) where the line
 	# has them, else Debian's (SMC-R)
 	if backend kernel; then
@@ -213,4 +214,24 @@ byte_exact() {
 	[ "$n" -eq "$(jq '.[0] | .smcd.connections + .smcr.connections +
 		.handshake_errors.total + .fallback.total' <<<"$j")" ]
 	[ "$(stat_of "$j" $proto.client.v2_success)" -ge 1 ]
+}
+
+@test "matrix: a kernel built without SMC: no smc module, and smc names what to boot" {
+	backend none || skip "the line lists backends: its kernel has SMC"
+	# Debian's 7.x: no smc.ko in the package, no AF_SMC, no SMC netlink
+	run -1 modprobe smc
+	[[ "$output" == *"Module smc not found"* ]]
+	[ ! -d /sys/module/smc ]
+	advice="the running kernel is built without SMC (its modules.dep and modules.builtin name no smc module): boot a kernel with CONFIG_SMC"
+	run -1 --separate-stderr "$SMC" stats
+	[[ "$stderr" == "Error: SMC is not available in the running kernel (generic netlink family SMC_GEN_NETLINK not found); $advice"* ]]
+	run -1 --separate-stderr "$SMC" check loopback
+	[[ "$stderr" == "Error: SMC is not available in the running kernel (neither IPPROTO_SMC nor AF_SMC sockets); $advice"* ]]
+	run -1 --separate-stderr "$SMC" socket
+	[[ "$stderr" == "Error: SMC socket diagnostics are not available in the running kernel; $advice"* ]]
+	run -1 --separate-stderr "$SMC" dump start mode smcd write "$F" background
+	[[ "$stderr" == "Error: SMC is not available in the running kernel (AF_SMC sockets: "*"; $advice"* ]]
+	run -1 --separate-stderr "$SMC" dump start backend bpf mode smcd write "$F" background
+	[[ "$stderr" == "Error: backend bpf: no BTF for net/smc "*"; $advice"* ]]
+	[ ! -e "$F" ]
 }
