@@ -118,6 +118,14 @@ check-stock-dkms: deps
 	bash scripts/make-deb.sh
 	bash testsuite/stock-dkms/run-suite build/deb
 
+# The kernel matrix: every Debian kernel of scripts/kernels.conf booted
+# once with a smoke-sized set (testsuite/matrix/run-suite; one line:
+# bash testsuite/matrix/run-suite ID)
+check-matrix: deps
+	$(BUILD) tools
+	bash scripts/make-deb.sh
+	bash testsuite/matrix/run-suite --all
+
 # Debian packages smc-dump and smc-dump-dkms in build/deb/, lintian-checked
 # (scripts/make-deb.sh, debian/)
 deb: deps
@@ -153,4 +161,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: kernel-mainline kselftest-mainline check-mainline deb check-stock check-stock-dkms check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
+.PHONY: kernel-mainline kselftest-mainline check-mainline deb check-stock check-stock-dkms check-matrix check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean

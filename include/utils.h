@@ -76,4 +76,18 @@ long long now_ms(void);
  */
 bool find_in_path(const char *prog, char *out, size_t size);
 
+/*
+ * smc_no_smc_advice() - the end of an error message for a kernel that
+ * offers no SMC: "load the smc module (modprobe smc)" where the running
+ * kernel has one (loaded, or named by /lib/modules/RELEASE/modules.dep or
+ * modules.builtin), what to boot instead where both files name none (a
+ * kernel built without CONFIG_SMC, as Debian's 7.x kernels are), and
+ * "load the smc module or use a kernel with CONFIG_SMC" where neither is
+ * known. SMC_DUMP_MODULES_DIR replaces /lib/modules/RELEASE (tests).
+ */
+const char *smc_no_smc_advice(void);
+
+/* smc_module_absent() - true when smc_no_smc_advice() found no smc module */
+bool smc_module_absent(void);
+
 #endif /* SMC_UTILS_H */

@@ -14,6 +14,7 @@
 
 #include "genl.h"
 #include "nl.h"
+#include "utils.h"
 
 /**
  * smc_genl_talk() - send a request, read the answer (see genl.h)
@@ -82,8 +83,8 @@ int smc_genl_open_family(struct smc_genl *g, const char *name)
 	err = smc_genl_talk(g, nlh, cb_family, &id);
 	if (err == -ENOENT) {
 		fprintf(stderr,
-			"Error: SMC is not available in the running kernel (generic netlink family %s not found); load the smc module or use a kernel with CONFIG_SMC\n",
-			name);
+			"Error: SMC is not available in the running kernel (generic netlink family %s not found); %s\n",
+			name, smc_no_smc_advice());
 	} else if (err) {
 		smc_genl_error(g, err,
 			       "cannot look up generic netlink family %s",

@@ -2,12 +2,14 @@
 /*
  * utils.c - helpers of every object of the smc command (see utils.h)
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "utils.h"
 
@@ -114,4 +116,76 @@ bool find_in_path(const char *prog, char *out, size_t size)
 		if (!*e)
 			return false;
 	}
+}
+
+/* a modules.dep or modules.builtin line names smc.ko (compressed or not) */
+static bool line_names_smc(const char *line)
+{
+	const char *end = line + strcspn(line, ":\n");
+	const char *base = end;
+
+	while (base > line && base[-1] != '/')
+		base--;
+	return end - base >= 6 && !strncmp(base, "smc.ko", 6) &&
+	       (end - base == 6 || base[6] == '.');
+}
+
+enum smc_module { SMC_MODULE_UNKNOWN, SMC_MODULE_PRESENT, SMC_MODULE_ABSENT };
+
+static enum smc_module smc_module(void)
+{
+	static const char *const lists[] = { "modules.dep", "modules.builtin" };
+	const char *dir = getenv("SMC_DUMP_MODULES_DIR");
+	char base[PATH_MAX], path[PATH_MAX + 32];
+	enum smc_module ret = SMC_MODULE_ABSENT;
+	char *line = NULL;
+	size_t size = 0;
+	struct utsname u;
+	unsigned int i;
+	FILE *f;
+
+	if (dir) {
+		snprintf(base, sizeof(base), "%s", dir);
+	} else {
+		if (!access("/sys/module/smc", F_OK))
+			return SMC_MODULE_PRESENT;
+		if (uname(&u))
+			return SMC_MODULE_UNKNOWN;
+		snprintf(base, sizeof(base), "/lib/modules/%s", u.release);
+	}
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]) &&
+		    ret == SMC_MODULE_ABSENT; i++) {
+		snprintf(path, sizeof(path), "%s/%s", base, lists[i]);
+		f = fopen(path, "re");
+		if (!f) {
+			ret = SMC_MODULE_UNKNOWN;
+			break;
+		}
+		while (getline(&line, &size, f) > 0) {
+			if (line_names_smc(line)) {
+				ret = SMC_MODULE_PRESENT;
+				break;
+			}
+		}
+		fclose(f);
+	}
+	free(line);
+	return ret;
+}
+
+const char *smc_no_smc_advice(void)
+{
+	switch (smc_module()) {
+	case SMC_MODULE_PRESENT:
+		return "load the smc module (modprobe smc)";
+	case SMC_MODULE_ABSENT:
+		return "the running kernel is built without SMC (its modules.dep and modules.builtin name no smc module): boot a kernel with CONFIG_SMC, such as Debian's 6.12 kernels (Debian's 7.x kernels have no SMC: CONFIG_DIBS, which SMC needs, is off there)";
+	default:
+		return "load the smc module or use a kernel with CONFIG_SMC";
+	}
+}
+
+bool smc_module_absent(void)
+{
+	return smc_module() == SMC_MODULE_ABSENT;
 }

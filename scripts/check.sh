@@ -12,7 +12,8 @@
 #     the debug test kernel (KASAN, lockdep, kmemleak), then the
 #     stock-kernel tests (one boot of Debian's unmodified kernel), then
 #     the mainline series' kernel in one boot (testsuite/mainline: links,
-#     captures, ip link, its kselftest);
+#     captures, ip link, its kselftest), then the kernel matrix (one
+#     boot of each Debian kernel of scripts/kernels.conf, testsuite/matrix);
 #   the main lane: the host tests (with the mainline series' per-patch
 #     build), then the packages' tests and the other VM test files in one
 #     boot of Debian's kernel with the DKMS-built modules
@@ -81,8 +82,10 @@ debug_lane() {
 		bash testsuite/stock/run-suite testsuite/stock
 	tier mainline "the mainline series in QEMU (links, captures, ip link, its kselftest)" \
 		bash testsuite/mainline/run-suite
+	tier matrix "the kernel matrix (each Debian kernel of scripts/kernels.conf, one boot)" \
+		bash testsuite/matrix/run-suite --all
 }
-order+=(vm stock mainline host stock-dkms)
+order+=(vm stock mainline matrix host stock-dkms)
 lane debug debug_lane
 debug_pid=$LANE_PID
 

@@ -9,17 +9,18 @@
 #
 # Debian 12's apt sources do not name $MAINLINE_SUITE, and adding it there
 # would offer the machine a newer distribution's packages. The package is
-# fetched instead under a private apt state (build/mainline/apt: its own
-# sources list, lists and cache): the same mirror as the machine's bookworm
-# entry, the same keyring, so apt checks the suite's signature as it would
-# for its own. Nothing is installed. Runs as any user; concurrent runs
-# take turns (a lock in build/mainline).
+# fetched instead under a private apt state (scripts/apt-suite.sh,
+# build/apt/SUITE: its own sources list, lists and cache): the same mirror
+# as the machine's bookworm entry, the same keyring, so apt checks the
+# suite's signature as it would for its own. Nothing is installed. Runs as
+# any user; concurrent runs take turns (a lock in build/mainline).
 # Exit status 1, with a message, when the package cannot be had.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/kernel/mainline/source.conf"
 . "$top/scripts/apt-mirror.sh"
+. "$top/scripts/apt-suite.sh"
 log() { echo "mainline-source: $*" >&2; }
 
 cache=$top/build/mainline/src/$MAINLINE_DEBVER/linux-source.tar.xz
@@ -41,30 +42,13 @@ if [ -f "$cache" ]; then
 	exit 0
 fi
 
-uri=$(mirror | head -n 1)
-[ -n "$uri" ] || { log "no bookworm entry in the apt sources to derive a mirror from"; exit 1; }
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -f "$keyring" ] || { log "$keyring missing: apt install debian-archive-keyring"; exit 1; }
-
-state=$top/build/mainline/apt
-mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$(dirname "$cache")"
-cat >"$state/sources.list" <<EOF
-deb [signed-by=$keyring] $uri $MAINLINE_SUITE main
-EOF
-apt_opts=(-o "Dir::Etc::SourceList=$state/sources.list" -o "Dir::Etc::SourceParts=-"
-	-o "Dir::State::Lists=$state/lists" -o "Dir::Cache=$state/cache"
-	-o "Dir::State::Status=/var/lib/dpkg/status" -o "APT::Sandbox::User=$(id -un)"
-	-o "Debug::NoLocking=1" -o "Acquire::Languages=none")
-log "apt-get update for $MAINLINE_SUITE from $uri"
-if ! apt-get -q "${apt_opts[@]}" update >&2; then
-	log "apt-get update of $MAINLINE_SUITE failed (is $uri reachable, does it carry $MAINLINE_SUITE?)"
-	exit 1
-fi
+mkdir -p "$(dirname "$cache")"
 dl=$(mktemp -d "$(dirname "$cache")/dl.XXXXXX")
 trap 'rm -rf "$dl"' EXIT
-log "fetching $MAINLINE_PKG=$MAINLINE_DEBVER"
-if ! (cd "$dl" && apt-get -q "${apt_opts[@]}" download "$MAINLINE_PKG=$MAINLINE_DEBVER" >&2); then
-	log "cannot download $MAINLINE_PKG=$MAINLINE_DEBVER from $MAINLINE_SUITE: if the suite moved on, set kernel/mainline/source.conf to a version it has (apt-cache ${apt_opts[*]} policy $MAINLINE_PKG) and rebase kernel/mainline/patches (kernel/README.md)"
+chmod 755 "$dl"
+log "fetching $MAINLINE_PKG=$MAINLINE_DEBVER from $MAINLINE_SUITE"
+if ! suite_download "$MAINLINE_SUITE" "$dl" "$MAINLINE_PKG=$MAINLINE_DEBVER"; then
+	log "cannot download $MAINLINE_PKG=$MAINLINE_DEBVER from $MAINLINE_SUITE: if the suite moved on, set kernel/mainline/source.conf to a version it has (apt-cache $(suite_apt "$MAINLINE_SUITE" | tr '\n' ' ')policy $MAINLINE_PKG) and rebase kernel/mainline/patches (kernel/README.md)"
 	exit 1
 fi
 dpkg-deb --fsys-tarfile "$dl"/*.deb | tar -xOf - "./usr/src/$MAINLINE_PKG.tar.xz" >"$dl/src.tar.xz"

@@ -25,9 +25,16 @@
 # 3. build/stock/KVER/dkms/lib/modules/KVER (demo-dkms/ for --tree) is the package's module tree
 #    (hard links) plus updates/dkms/{smc,smc_diag}.ko, with depmod run
 #    over it: modprobe there prefers updates/, as on an installed system.
+#
+# The kernel is the one scripts/stock-kernel.sh --dir names (its default,
+# or SMC_DUMP_STOCK_KVER); its headers come from its kernels.conf line's
+# suite (scripts/apt-suite.sh), else from the machine's apt sources.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/stock-release.conf"
+. "$top/scripts/kernels.sh"
+. "$top/scripts/apt-mirror.sh"
+. "$top/scripts/apt-suite.sh"
 arg=${1:?usage: stock-dkms.sh SMC-DUMP-DKMS.deb | --tree}
 sdir=$("$top/scripts/stock-kernel.sh" --dir)
 kver=$(basename "$sdir")
@@ -39,13 +46,33 @@ if [ ! -f "$hdr/.unpacked" ]; then
 	rm -rf "$hdr"
 	dl=$(mktemp -d "$sdir/dl.XXXXXX")
 	chmod 755 "$dl"
-	(cd "$dl" && apt-get download -q "linux-headers-$kver" "linux-headers-$abi-common" \
-		"linux-kbuild-$abi" >&2) || { rm -rf "$dl"; log "cannot download the headers of $kver"; exit 1; }
+	pkgs=("linux-headers-$kver" "linux-headers-$abi-common" "linux-kbuild-$abi")
+	ok=0
+	if kernel_line "$kver" 2>/dev/null; then
+		suite_download "$K_SUITE" "$dl" "${pkgs[@]}" || ok=1
+	else
+		(cd "$dl" && apt-get download -q "${pkgs[@]}" >&2) || ok=1
+	fi
+	[ $ok = 0 ] || { rm -rf "$dl"; log "cannot download the headers of $kver"; exit 1; }
 	for d in "$dl"/*.deb; do
 		dpkg-deb -x "$d" "$hdr"
 	done
 	rm -rf "$dl"
 	sed -i "s|^include /usr/src/|include $hdr/usr/src/|" "$hdr/usr/src/linux-headers-$kver/Makefile"
+	# The headers name the compiler the kernel was built with (Debian 13's:
+	# x86_64-linux-gnu-gcc-14, which their package depends on, so a user's
+	# DKMS has it). A machine of another release (this Debian 12 bed for
+	# Debian 13's kernel) builds with its own gcc instead: kbuild passes
+	# only flags that compiler takes, and the modules' interfaces are C's.
+	kv=$hdr/usr/src/linux-headers-$kver/.kernelvariables
+	if [ -f "$kv" ]; then
+		cc=$(sed -n 's/^CC = .*)\(gcc-[0-9]*\)$/\1/p' "$kv")
+		cross=$(sed -n 's/^override CROSS_COMPILE = //p' "$kv")
+		if [ -n "$cc" ] && ! command -v "$cross$cc" >/dev/null; then
+			log "the headers of $kver name $cross$cc, which this machine lacks: building with its gcc ($(gcc -dumpversion))"
+			sed -i "s/^CC = .*/CC = \$(CROSS_COMPILE)gcc/" "$kv"
+		fi
+	fi
 	touch "$hdr/.unpacked"
 fi
 ksrc=$hdr/usr/src/linux-headers-$kver

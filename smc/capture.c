@@ -410,8 +410,9 @@ static void link_error(struct capture *c, int err)
 	case -EOPNOTSUPP:
 		if (!smc_in_kernel(&s)) {
 			fprintf(stderr,
-				"Error: SMC is not available in the running kernel (AF_SMC sockets: %s): smc dump needs a kernel with CONFIG_SMC and the SMC dump patches of smc-dump (kernel/ in its source)\n",
-				strerror(s));
+				"Error: SMC is not available in the running kernel (AF_SMC sockets: %s): smc dump needs a kernel with CONFIG_SMC and the SMC dump patches of smc-dump (kernel/ in its source)%s%s\n",
+				strerror(s), smc_module_absent() ? "; " : "",
+				smc_module_absent() ? smc_no_smc_advice() : "");
 			return;
 		}
 		fprintf(stderr,

@@ -55,6 +55,7 @@
 #include "capture_bpf.h"
 #include "capture_bpf.skel.h"
 #include "capture_bpf_api.h"
+#include "utils.h"
 
 #ifndef AF_SMC
 #define AF_SMC		43
@@ -135,6 +136,12 @@ static int load_btf(struct btf **vm, struct btf **smc)
 		s = socket(AF_SMC, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (s >= 0)
 			close(s);
+	}
+	if (access(path, R_OK) && smc_module_absent()) {
+		fprintf(stderr,
+			"Error: backend bpf: no BTF for net/smc (%s: %s); %s\n",
+			path, strerror(errno), smc_no_smc_advice());
+		return -1;
 	}
 	if (access(path, R_OK)) {
 		fprintf(stderr,

@@ -107,7 +107,8 @@ static int smc_socket(int family)
 		return fd;
 	if (errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT) {
 		fprintf(stderr,
-			"Error: SMC is not available in the running kernel (neither IPPROTO_SMC nor AF_SMC sockets); load the smc module or use a kernel with CONFIG_SMC\n");
+			"Error: SMC is not available in the running kernel (neither IPPROTO_SMC nor AF_SMC sockets); %s\n",
+			smc_no_smc_advice());
 		return -1;
 	}
 fail:

@@ -463,6 +463,12 @@ static int dump_smc(struct mnl_socket *nl, const struct sock_opts *o,
 	ret = diag_dump(nl, &req, sizeof(req), cb_smc, c);
 	if (ret == -2)
 		return bad_answer(c->bad);
+	if (ret < 0 && errno == ENOENT && smc_module_absent()) {
+		fprintf(stderr,
+			"Error: SMC socket diagnostics are not available in the running kernel; %s\n",
+			smc_no_smc_advice());
+		return 1;
+	}
 	if (ret < 0 && errno == ENOENT) {
 		fprintf(stderr,
 			"Error: SMC socket diagnostics are not available in the running kernel (load the smc_diag module or use a kernel with CONFIG_SMC_DIAG)\n");

@@ -10,10 +10,10 @@ setup() {
 	unset SMC_DUMP_APT_MIRROR
 }
 
-# mirrors: what mirror() prints for the sources under $etc, in $output
+# mirrors [SUITE]: what mirror() prints for the sources under $etc, in $output
 mirrors() {
 	run env APT_ETC="$etc" ${SMC_DUMP_APT_MIRROR:+SMC_DUMP_APT_MIRROR="$SMC_DUMP_APT_MIRROR"} \
-		bash -c '. "$1/scripts/apt-mirror.sh" && mirror' _ "$TOP"
+		bash -c '. "$1/scripts/apt-mirror.sh" && mirror "${@:2}"' _ "$TOP" "$@"
 	[ "$status" -eq 0 ]
 }
 
@@ -87,4 +87,31 @@ S
 	printf 'Types: deb\nURIs: http://plus.example/debian\nSuites: bookworm\n' >"$etc/sources.list.d/a+b.sources"
 	mirrors
 	[ "$output" = "http://hash.example/debian" ]
+}
+
+@test "apt-mirror: mirror SUITE reads that suite's entries; the override is bookworm's alone" {
+	cat >"$etc/sources.list.d/d.sources" <<'S'
+Types: deb
+URIs: http://main.example/debian
+Suites: bookworm bookworm-updates
+
+Types: deb
+URIs: http://sec.example/debian-security
+Suites: bookworm-security
+S
+	echo 'deb http://sec2.example/debian-security bookworm-security main' >"$etc/sources.list"
+	mirrors bookworm-security
+	[ "$output" = "http://sec.example/debian-security
+http://sec2.example/debian-security" ]
+	mirrors bookworm-updates
+	[ "$output" = "http://main.example/debian" ]
+	# a suite the sources lack: nothing (scripts/apt-suite.sh then
+	# derives its mirror from the bookworm entries)
+	mirrors trixie-security
+	[ -z "$output" ]
+	SMC_DUMP_APT_MIRROR=http://mine.example/debian mirrors bookworm-security
+	[ "$output" = "http://sec.example/debian-security
+http://sec2.example/debian-security" ]
+	SMC_DUMP_APT_MIRROR=http://mine.example/debian mirrors
+	[ "$output" = "http://mine.example/debian" ]
 }

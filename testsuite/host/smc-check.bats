@@ -74,6 +74,33 @@ setup_file() {
 	[ "$stderr" = "Error: SMC is not available in the running kernel (neither IPPROTO_SMC nor AF_SMC sockets); load the smc module or use a kernel with CONFIG_SMC" ]
 }
 
+@test "check, stats: the advice follows the running kernel's module lists" {
+	# a kernel built without CONFIG_SMC (Debian's 7.x) lists no smc.ko;
+	# one with it lists smc.ko (compressed); without the lists, both hints
+	if [ -d /sys/module/smc ]; then
+		skip "the host has SMC"
+	fi
+	local m=$BATS_TEST_TMPDIR/mods none built lists
+	none="the running kernel is built without SMC (its modules.dep and modules.builtin name no smc module): boot a kernel with CONFIG_SMC, such as Debian's 6.12 kernels (Debian's 7.x kernels have no SMC: CONFIG_DIBS, which SMC needs, is off there)"
+	mkdir -p "$m"
+	printf 'kernel/net/smc_x/smc.kox: \nkernel/net/smc/smc_diag.ko.xz: kernel/net/smc/x.ko\n' >"$m/modules.dep"
+	printf 'kernel/net/ipv4/tcp_cubic.ko\n' >"$m/modules.builtin"
+	SMC_DUMP_MODULES_DIR=$m run -1 --separate-stderr "$SMC" check loopback
+	[ "$stderr" = "Error: SMC is not available in the running kernel (neither IPPROTO_SMC nor AF_SMC sockets); $none" ]
+	SMC_DUMP_MODULES_DIR=$m run -1 --separate-stderr "$SMC" stats
+	[ "$stderr" = "Error: SMC is not available in the running kernel (generic netlink family SMC_GEN_NETLINK not found); $none" ]
+	for lists in dep builtin; do
+		printf 'kernel/net/ipv4/tcp_cubic.ko\n' >"$m/modules.builtin"
+		echo 'kernel/net/smc/smc.ko.xz: kernel/drivers/dibs/dibs.ko.xz' >>"$m/modules.$lists"
+		SMC_DUMP_MODULES_DIR=$m run -1 --separate-stderr "$SMC" stats
+		[ "$stderr" = "Error: SMC is not available in the running kernel (generic netlink family SMC_GEN_NETLINK not found); load the smc module (modprobe smc)" ]
+		sed -i '/smc\.ko\.xz/d' "$m/modules.dep"
+	done
+	rm "$m/modules.builtin"
+	SMC_DUMP_MODULES_DIR=$m run -1 --separate-stderr "$SMC" stats
+	[ "$stderr" = "Error: SMC is not available in the running kernel (generic netlink family SMC_GEN_NETLINK not found); load the smc module or use a kernel with CONFIG_SMC" ]
+}
+
 @test "check: IPPROTO_SMC first, AF_SMC on kernels before 6.11; a socket sock_diag does not list is an error" {
 	local mode want
 	for mode in ipproto afsmc; do
