@@ -80,19 +80,26 @@ if [ -f "$kv" ]; then
 		# -falign-functions of the same size to an older gcc (the top
 		# Makefile's other branch)
 		sed -i '/^CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT=y$/d' "$ksrc/include/config/auto.conf"
+		# and the module's BTF is made by this machine's pahole, whose
+		# options kbuild chooses by its version
+		pv=$(pahole --version | tr -dc 0-9)
+		sed -i "s/^CONFIG_PAHOLE_VERSION=.*/CONFIG_PAHOLE_VERSION=$pv/" "$ksrc/include/config/auto.conf"
 	fi
 fi
-# The headers' objtool is a program of their release: Debian 13's needs
-# trixie's libc (GLIBC_2.38). Where it cannot run here, the objtool of
-# Debian 12's headers of the same Linux release (the same source) does
-# the job in this copy.
+# The headers' host programs (modpost, fixdep, objtool, resolve_btfids) are of their
+# release: Debian 13's need trixie's libc (GLIBC_2.38). Where they cannot
+# run here, this copy takes those of Debian 12's headers of the same Linux
+# release (the same source).
 ot=$ksrc/tools/objtool/objtool
-if [ -x "$ot" ] && [[ "$(SRCARCH=x86 "$ot" --help 2>&1 || true)" == *"GLIBC_"*" not found"* ]]; then
+mp=$ksrc/scripts/mod/modpost
+if [[ "$(SRCARCH=x86 "$ot" --help 2>&1 || true; "$mp" -h 2>&1 || true)" == *"GLIBC_"*" not found"* ]]; then
 	twin=$(sed -E 's/\+deb[0-9.]+-/+deb12-/' <<<"$kver")
-	[ "$twin" != "$kver" ] || { log "the objtool of $kver does not run here"; exit 1; }
-	log "the objtool of $kver needs a newer libc than this machine's: its copy uses $twin's"
+	[ "$twin" != "$kver" ] || { log "the host programs of $kver's headers do not run here"; exit 1; }
+	log "the host programs of $kver's headers need a newer libc than this machine's: its copy uses $twin's"
 	tksrc=$("$0" "$twin") || exit 1
-	cp "$tksrc"/tools/objtool/objtool* "$(dirname "$ot")/"
+	cp -a "$(realpath "$tksrc/scripts")/." "$(realpath "$ksrc/scripts")/"
+	cp -a "$(realpath "$tksrc/tools")/." "$(realpath "$ksrc/tools")/"
+	[[ "$("$mp" -h 2>&1 || true)" != *"GLIBC_"* ]] || { log "modpost of $kver still does not run"; exit 1; }
 fi
 touch "$hdr/.unpacked"
 echo "$ksrc"
