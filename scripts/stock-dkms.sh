@@ -15,10 +15,8 @@
 # each other.
 #
 # 1. linux-headers-KVER with its -common and linux-kbuild packages are
-#    unpacked (dpkg -x) under build/stock/KVER/headers: installing them
-#    would pull Debian's linux-image into the host's /boot. Their one
-#    absolute path, the include in the flavour's Makefile, is pointed at
-#    the unpacked -common tree.
+#    unpacked (scripts/kernel-headers.sh, build/headers/KVER): installing
+#    them would pull Debian's linux-image into the host's /boot.
 # 2. The source tree the .deb ships (usr/src/smc-dump-VERSION) is copied
 #    and built with its own dkms-build, the command its dkms.conf gives
 #    DKMS, against those headers.
@@ -27,55 +25,16 @@
 #    over it: modprobe there prefers updates/, as on an installed system.
 #
 # The kernel is the one scripts/stock-kernel.sh --dir names (its default,
-# or SMC_DUMP_STOCK_KVER); its headers come from its kernels.conf line's
-# suite (scripts/apt-suite.sh), else from the machine's apt sources.
+# or SMC_DUMP_STOCK_KVER).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/stock-release.conf"
-. "$top/scripts/kernels.sh"
-. "$top/scripts/apt-mirror.sh"
-. "$top/scripts/apt-suite.sh"
 arg=${1:?usage: stock-dkms.sh SMC-DUMP-DKMS.deb | --tree}
 sdir=$("$top/scripts/stock-kernel.sh" --dir)
 kver=$(basename "$sdir")
-abi=${kver%-*}
 log() { echo "stock-dkms: $*" >&2; }
 
-hdr=$sdir/headers
-if [ ! -f "$hdr/.unpacked" ]; then
-	rm -rf "$hdr"
-	dl=$(mktemp -d "$sdir/dl.XXXXXX")
-	chmod 755 "$dl"
-	pkgs=("linux-headers-$kver" "linux-headers-$abi-common" "linux-kbuild-$abi")
-	ok=0
-	if kernel_line "$kver" 2>/dev/null; then
-		suite_download "$K_SUITE" "$dl" "${pkgs[@]}" || ok=1
-	else
-		(cd "$dl" && apt-get download -q "${pkgs[@]}" >&2) || ok=1
-	fi
-	[ $ok = 0 ] || { rm -rf "$dl"; log "cannot download the headers of $kver"; exit 1; }
-	for d in "$dl"/*.deb; do
-		dpkg-deb -x "$d" "$hdr"
-	done
-	rm -rf "$dl"
-	sed -i "s|^include /usr/src/|include $hdr/usr/src/|" "$hdr/usr/src/linux-headers-$kver/Makefile"
-	# The headers name the compiler the kernel was built with (Debian 13's:
-	# x86_64-linux-gnu-gcc-14, which their package depends on, so a user's
-	# DKMS has it). A machine of another release (this Debian 12 bed for
-	# Debian 13's kernel) builds with its own gcc instead: kbuild passes
-	# only flags that compiler takes, and the modules' interfaces are C's.
-	kv=$hdr/usr/src/linux-headers-$kver/.kernelvariables
-	if [ -f "$kv" ]; then
-		cc=$(sed -n 's/^CC = .*)\(gcc-[0-9]*\)$/\1/p' "$kv")
-		cross=$(sed -n 's/^override CROSS_COMPILE = //p' "$kv")
-		if [ -n "$cc" ] && ! command -v "$cross$cc" >/dev/null; then
-			log "the headers of $kver name $cross$cc, which this machine lacks: building with its gcc ($(gcc -dumpversion))"
-			sed -i "s/^CC = .*/CC = \$(CROSS_COMPILE)gcc/" "$kv"
-		fi
-	fi
-	touch "$hdr/.unpacked"
-fi
-ksrc=$hdr/usr/src/linux-headers-$kver
+ksrc=$("$top/scripts/kernel-headers.sh" "$kver")
 
 if [ "$arg" = --tree ]; then
 	pkg=$sdir/dkms-tree
@@ -107,7 +66,7 @@ if [ "$arg" = --tree ]; then
 	SMC_DUMP_LINUX_SOURCE=$ksource bash "$top/scripts/dkms-source.sh" "$src"
 	# dkms.conf as debian/rules makes it: dh_dkms -V puts in the
 	# version, override_dh_dkms the kernels served
-	re="^$(printf '%s' "$STOCK_ABI" | sed 's/[.+]/\\&/g')-"
+	re="^$(printf '%s' "$STOCK_LINUX" | sed 's/[.]/\\&/g')\\+deb1[23]-"
 	sed -e "s/#MODULE_VERSION#/$ver/" -e "s/@STOCK_ABI_RE@/$(printf '%s' "$re" | sed 's/\\/\\\\/g')/" \
 		"$top/debian/smc-dump-dkms.dkms" >"$src/dkms.conf"
 else

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # smc-dump-dkms's build script (debian/dkms-build, as scripts/dkms-source.sh
-# fills it in from scripts/stock-release.conf): it refuses kernels it does
-# not serve and says which it serves, before it builds anything.
+# fills it in from scripts/stock-release.conf): it serves Debian 12's and
+# Debian 13's ABI names of the one point release it carries, refuses other
+# kernels and says which it serves, before it builds anything.
 
 TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 
@@ -19,12 +20,13 @@ setup() {
 }
 
 @test "dkms-build: another kernel is refused with the versions it serves" {
-	for k in 6.1.0-30-amd64 6.12.117+deb12-amd64 6.12.118-amd64; do
+	for k in 6.1.0-30-amd64 6.12.117+deb12-amd64 6.12.117+deb13-amd64 6.12.118-amd64 \
+		"$STOCK_LINUX+deb11-amd64" "$STOCK_LINUX+deb14-amd64" 7.3.4+deb13-amd64; do
 		run "$B" "$k" "$K"
 		echo "$output"
 		[ "$status" -eq 1 ]
 		[[ "$output" == "smc-dump-dkms: kernel '$k' is not one it serves"* ]]
-		[[ "$output" == *"it serves Debian 12's Linux $STOCK_LINUX kernels $STOCK_ABI-*"* ]]
+		[[ "$output" == *"it serves Debian's Linux $STOCK_LINUX kernels $STOCK_LINUX+deb13-* (Debian 13) and $STOCK_LINUX+deb12-* (Debian 12's linux-image-6.12-amd64); upgrade to that kernel"* ]]
 	done
 }
 
@@ -45,22 +47,24 @@ setup() {
 	printf '#!/bin/sh\necho "make $*"\n' >"$BATS_TEST_TMPDIR/bin/make"
 	chmod 755 "$BATS_TEST_TMPDIR/bin/make"
 	cd "$BATS_TEST_TMPDIR"
-	PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$B" "$STOCK_ABI-amd64" "$K"
-	echo "$output"
-	[ "$status" -eq 0 ]
-	[ "$output" = "make -C $K M=$BATS_TEST_TMPDIR/net/smc CONFIG_SMC=m CONFIG_SMC_DIAG=m CONFIG_SMC_LO=y KCFLAGS=-DCONFIG_SMC_LO=1 -I$BATS_TEST_TMPDIR/include modules" ]
+	for k in "$STOCK_LINUX+deb12-amd64" "$STOCK_LINUX+deb13-amd64" "$STOCK_LINUX+deb13-cloud-amd64"; do
+		PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$B" "$k" "$K"
+		echo "$output"
+		[ "$status" -eq 0 ]
+		[ "$output" = "make -C $K M=$BATS_TEST_TMPDIR/net/smc CONFIG_SMC=m CONFIG_SMC_DIAG=m CONFIG_SMC_LO=y KCFLAGS=-DCONFIG_SMC_LO=1 -I$BATS_TEST_TMPDIR/include modules" ]
+	done
 }
 
 @test "dkms-build: a version string that only begins like a served one is refused, named in quotes" {
 	nl='
 '
 	for k in "$STOCK_ABI-" "$STOCK_ABI-amd64 " "$STOCK_ABI-amd64$nl" "$STOCK_ABI-../amd64" \
-		"$STOCK_ABI--amd64" "$STOCK_ABI-AMD64" "$STOCK_ABI-amd64/x"; do
+		"$STOCK_ABI--amd64" "$STOCK_LINUX+deb13-" "$STOCK_LINUX+deb13-AMD64" "$STOCK_ABI-AMD64" "$STOCK_ABI-amd64/x"; do
 		run "$B" "$k" "$K"
 		echo "$output"
 		[ "$status" -eq 1 ]
 		[[ "$output" == "smc-dump-dkms: kernel '$k' is not one it serves (no such flavour: "* ]]
-		[[ "$output" == *"it serves Debian 12's Linux $STOCK_LINUX kernels $STOCK_ABI-*"* ]]
+		[[ "$output" == *"it serves Debian's Linux $STOCK_LINUX kernels $STOCK_LINUX+deb13-* (Debian 13) and $STOCK_LINUX+deb12-* (Debian 12's linux-image-6.12-amd64); upgrade to that kernel"* ]]
 	done
 }
 
