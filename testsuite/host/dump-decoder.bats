@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of the decoder defects of issue 17: reassembly whatever the
+# Host tests of the decoder on hard input: reassembly whatever the
 # arrival order, linear cost, live pipes, cooked captures with protocol 3,
 # pcapng with mixed link types, CLC length limits, silent limits and CLC
 # messages split over TCP segments.

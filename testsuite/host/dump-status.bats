@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# The live status line of a foreground `smc dump start` (issue 21): on a
+# The live status line of a foreground `smc dump start`: on a
 # terminal, one line on standard error redrawn in place ("\r" LINE
 # "\033[K") a few times a second with the link's counters; none when
 # standard error is not a terminal or the decoded records go to the same

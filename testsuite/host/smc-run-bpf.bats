@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of smc run's bpf path (issue 20): -p, the choice of -p auto
+# Host tests of smc run's bpf path: -p, the choice of -p auto
 # and the refusals of -p bpf, each one line that names what is missing and
 # what to use instead, with nothing left loaded. The host kernel has no
 # SMC: SMC_RUN_NO_SMC_CHECK=1 skips the IPPROTO_SMC check to reach the

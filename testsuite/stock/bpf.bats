@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The bpf backend of smc dump start (issue 19) on Debian's unmodified
+# The bpf backend of smc dump start on Debian's unmodified
 # kernel, inside the stock-kernel VM (run-suite): no smc-dummy kind, so
 # `smc dump start` captures through BPF programs on the stock smc.ko and
 # sends the records on a dummy link. The traffic is SMC-Rv2 over
@@ -184,12 +184,9 @@ stop_summary() {
 	err=$BATS_TEST_TMPDIR/err
 	"$SMC" -d dump start mode all write "$F" 2>"$err" &
 	pid=$!
-	for i in $(seq 150); do
-		grep -q '^smc dump: capturing on' "$err" && break
-		sleep 0.2
-	done
+	WAIT_TIMEOUT=30 wait_line "$err" '^smc dump: capturing on' || { cat "$err"; false; }
 	cat "$err"
-	# the functions Debian's 6.12.118 smc.ko has out of line (issue 19)
+	# the functions Debian's 6.12.118 smc.ko has out of line
 	grep -qx 'smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smcd_tx_ism_write smc_conn_free' "$err"
 	grep -q '^smc dump: capturing on smc-dummy[a-z]* (backend bpf, mode all, type all, snaplen 0, tcpdump -i any)' "$err"
 	transfer 127.0.0.1 256K 1

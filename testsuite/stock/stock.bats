@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The smc command against Debian's unmodified kernel (issue 18), inside the
+# The smc command against Debian's unmodified kernel, inside the
 # stock-kernel VM (run-suite): the package's own signed smc.ko and
 # smc_diag.ko, no smc-dummy. That kernel has no loopback-ism
 # (CONFIG_SMC_LO is not set), so real SMC traffic here is SMC-Rv2 over

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# smc check against the patched kernel (issue 20): SMC-D over loopback-ism
+# smc check against the patched kernel: SMC-D over loopback-ism
 # works; without a UEID both sides fall back with NOUEID; a TCP-only
 # listener makes the client fall back with PEERNOSMC; and in a netns
 # through -n. What smc check reports is checked against the kernel's own

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# smc dump analyze and smc dump graph on captures of the patched kernel
-# (issue 21): an SMC-D loopback transfer whose receiver sleeps after every
+# smc dump analyze and smc dump graph on captures of the patched kernel:
+# an SMC-D loopback transfer whose receiver sleeps after every
 # read (smc-traffic --read-pause, each pause logged with its wall-clock
 # times) and the same transfer without pauses. The slow reader's sender
 # must be window-limited far longer than the fast one's, the stalls analyze

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# smc dump start, stop and show, and smcdump-ex, in the patched kernel
-# (issue 6): captures in the foreground and in the background, ended by
+# smc dump start, stop and show, and smcdump-ex, in the patched kernel:
+# captures in the foreground and in the background, ended by
 # SIGINT, SIGTERM, SIGHUP or `smc dump stop`; netns workflows; mode all
 # with the handshake and the records in one file; each mode and type;
 # the errors. After every test no smc-dummy link may remain (teardown

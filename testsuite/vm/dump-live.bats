@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# smc dump read - behind a live capture (issue 17, defect 3): with
+# smc dump read - behind a live capture: with
 # `tcpdump -U -w - | smc dump read -` the first record must be printed
 # within a second of its arrival, while tcpdump still runs, not when 4 KiB
 # have come or the pipe closes.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The smc-dummy link kind and SMC dump in the patched kernel (issue 3):
+# The smc-dummy link kind and SMC dump in the patched kernel:
 # link lifecycle over rtnetlink, attribute validation with extack, and
 # captures of real SMC-D loopback-ism traffic checked byte for byte by an
 # independent parser (testsuite/lib/smcdump_check.py).

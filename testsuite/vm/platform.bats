@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The test platform itself (issue 2): the patched kernel boots with SMC and
+# The test platform itself: the patched kernel boots with SMC and
 # loopback-ism, the smc command talks to it, and the traffic tool moves
 # data that SMC-D really carried, which we prove from the kernel's own
 # counters rather than assume.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# smc run against the patched kernel (issue 20): unmodified TCP programs,
+# smc run against the patched kernel: unmodified TCP programs,
 # started under smc run on both ends, talk SMC-D over loopback-ism. That
 # SMC carried them is proven from the kernel's counters (smc -j stats) and
 # from the TCP socket under each SMC socket, never assumed. The fallback
