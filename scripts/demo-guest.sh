@@ -8,6 +8,9 @@ ip=$top/build/iproute2/ip/ip
 traffic=$top/testsuite/tools/smc-traffic
 work=/tmp/demo
 mkdir -p $work
+# wait_line
+# shellcheck source=SCRIPTDIR/../testsuite/lib/wait.bash
+. "$top/testsuite/lib/wait.bash"
 
 step() { printf '\n### %s\n' "$*"; }
 
@@ -26,11 +29,10 @@ $ip -d link show smcd0
 step "Two SMC-D connections over loopback-ism move 4 MiB each way"
 $traffic server -a 127.0.0.1 -p 5201 -n 4M -c 2 >$work/server.out &
 srv=$!
-sleep 0.5
+wait_line $work/server.out '^listening [0-9]+'
 $traffic client -a 127.0.0.1 -p 5201 -n 4M -c 2 | tee $work/client.out
 wait $srv
 cat $work/server.out
-sleep 0.5
 
 step "smc dump stop: tcpdump flushes the file, the link goes away"
 $smc dump show

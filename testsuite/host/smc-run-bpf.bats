@@ -190,10 +190,11 @@ except OSError as e:
 	# UDP, AF_UNIX, another protocol, a raw socket: untouched
 	run -0 "$SMC" run -p bpf sh -c 'for a in "2 2 0" "1 1 0" "2 1 132"; do python3 -c "$1" $a; done' sh "$mk"
 	[ "$output" = $'ok\nok\nProtocol not supported' ] || [ "$output" = $'ok\nok\nok' ]
-	# a process outside the command, while the programs are attached
-	"$SMC" run -p bpf sleep 5 &
+	# a process outside the command, while the programs are attached:
+	# the command starts once they are, and says so in a file
+	"$SMC" run -p bpf sh -c ': >"$1"; exec sleep 5' sh "$BATS_TEST_TMPDIR/attached" &
 	pid=$!
-	sleep 0.5
+	WAIT_TIMEOUT=10 wait_for "smc run -p bpf's command started" test -e "$BATS_TEST_TMPDIR/attached"
 	run -0 python3 -c "$mk" 2 1 0
 	[ "$output" = "ok" ]
 	kill "$pid"

@@ -42,10 +42,16 @@ teardown() {
 	ip netns del bpfother 2>/dev/null || true
 }
 
+# no_tx_enter: the backend's first program is not loaded
+no_tx_enter() {
+	! bpftool prog show | grep -q ' name tx_enter '
+}
+
 # No program of ours is loaded, and no dummy link of smc dump is left
 nothing_left() {
-	! bpftool prog show 2>/dev/null | grep -Eq ' name (tx_enter|tx_exit|rx_enter|cdc_send_enter|cdc_send_exit|wr_send_enter|wr_send_exit|conn_free) '
-	! ip -o link show type dummy | grep -q 'smc-dump'
+	! bpftool prog show 2>/dev/null | grep -Eq ' name (tx_enter|tx_exit|rx_enter|cdc_send_enter|cdc_send_exit|wr_send_enter|wr_send_exit|conn_free) ' ||
+		return 1
+	! ip -o link show type dummy | grep -q 'smc-dump' || return 1
 	[ "$("$SMC" -j dump show)" = "[]" ]
 }
 
@@ -213,11 +219,7 @@ stop_summary() {
 	kill -KILL "$pid"
 	# the programs hang on the process's descriptors only: nothing
 	# pinned, so its end detaches and frees them
-	for i in $(seq 50); do
-		bpftool prog show | grep -q ' name tx_enter ' || break
-		sleep 0.2
-	done
-	! bpftool prog show | grep -q ' name tx_enter '
+	WAIT_TIMEOUT=10 wait_for "the bpf backend's programs freed" no_tx_enter
 	run -0 "$SMC" dump show
 	echo "$output"
 	[[ "${lines[1]}" == "    capture pid $pid gone "* ]]

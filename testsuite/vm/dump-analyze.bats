@@ -47,12 +47,8 @@ xfer() {
 	"$TRAFFIC" server -a 127.0.0.1 -p 0 -n $BYTES --no-verify "$@" \
 		>"$d/$name.srv" &
 	SPID=$!
-	for _ in $(seq 100); do
-		port=$(awk '/^listening/ { print $2 }' "$d/$name.srv")
-		[ -n "$port" ] && break
-		sleep 0.1
-	done
-	[ -n "$port" ] || return 1
+	WAIT_TIMEOUT=10 wait_line "$d/$name.srv" '^listening [0-9]+' || return 1
+	port=$(awk '/^listening/ { print $2 }' "$d/$name.srv")
 	echo "$port" >"$d/$name.port"
 	"$TRAFFIC" client -a 127.0.0.1 -p "$port" -n $BYTES --no-verify \
 		>"$d/$name.cli" || return 1

@@ -73,7 +73,7 @@ $BATS_TEST_TMPDIR/cli.out:2" ]
 	before=$("$SMC" -j stats)
 	"$TRAFFIC" server -a 127.0.0.1 -p 5400 -n 1M --expect-fallback >"$BATS_TEST_TMPDIR/fs.out" &
 	spid=$!
-	sleep 1
+	wait_listen 5400
 	run "$TRAFFIC" client -a 127.0.0.1 -p 5400 -n 1M --expect-fallback
 	wait $spid
 	ensure_ueid
@@ -89,7 +89,7 @@ $BATS_TEST_TMPDIR/cli.out:2" ]
 	"$SMC" ueid flush
 	"$TRAFFIC" server -a 127.0.0.1 -p 5401 -n 1M --allow-fallback >/dev/null &
 	spid=$!
-	sleep 1
+	wait_listen 5401
 	run "$TRAFFIC" client -a 127.0.0.1 -p 5401 -n 1M
 	wait $spid
 	ensure_ueid
