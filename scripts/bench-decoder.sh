@@ -134,7 +134,7 @@ for i in "${!names[@]}"; do
 	}'
 done
 
-# Scale (issue 17): 200k records that are each their own connection, and
+# Scale: 200k records that are each their own connection, and
 # 200k records of one stream in reverse order with holes; follow, stats
 # and analyze against read on the same file, with the maximum RSS of each.
 # SMC_DUMP_BENCH_SCALE sets the number of records.

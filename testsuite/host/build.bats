@@ -4,7 +4,9 @@
 # Every C file of the project compiles without a warning: -Wall -Wextra
 # -Werror with the flags of the Makefile that builds it (the kernel
 # series is checked by kernel-series.bats). A C file in a directory
-# this test does not know fails it, so that no new file escapes.
+# this test does not know fails it, so that no new file escapes. And every
+# assertion of the test suite can fail: no "! cmd" that errexit ignores
+# (testsuite/lib/dead_bang.py).
 
 bats_require_minimum_version 1.5.0
 
@@ -87,4 +89,58 @@ c_files() {
 	# the list is the tree's: the decoder, the command, the library, the
 	# tools and the helpers are all in it
 	[ "$n" -ge 25 ]
+}
+
+# suite_files: every bats and bash file of the test suite
+suite_files() {
+	if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$TOP" ls-files --cached --others --exclude-standard \
+			'testsuite/*.bats' 'testsuite/*.bash'
+	else
+		(cd "$TOP" && find testsuite -name '*.bats' -o -name '*.bash')
+	fi
+}
+
+@test "build: no assertion of the suite is a \"! cmd\" that errexit ignores" {
+	local files
+	mapfile -t files < <(suite_files)
+	[ "${#files[@]}" -ge 40 ]
+	cd "$TOP"
+	run python3 "$TLIB/dead_bang.py" "${files[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+}
+
+@test "build: the dead-assertion check names a planted \"! cmd\" by file and line" {
+	local f=$BATS_TEST_TMPDIR/planted.bats
+	cat >"$f" <<'EOF'
+#!/usr/bin/env bats
+helper() {
+	! grep -q x "$1"
+}
+
+@test "a" {
+	run ! grep -q x /dev/null
+	! grep -q x /dev/null || false
+	cat <<END
+! not a command: a here-document
+END
+	! grep -q x /dev/null &&
+		true
+	! grep -q x \
+		/dev/null
+	[ 1 = 1 ]
+	# ! a comment
+	! grep -q x /dev/null
+}
+EOF
+	run -1 python3 "$TLIB/dead_bang.py" "$f"
+	echo "$output"
+	[ "$output" = "$f:12: ! grep -q x /dev/null && true
+$f:14: ! grep -q x /dev/null" ]
+	# the same file with the dead lines made real passes
+	sed -i -e '12,13d' -e 's|^\t! grep -q x \\$|\trun ! grep -q x \\|' "$f"
+	cat "$f"
+	run -0 python3 "$TLIB/dead_bang.py" "$f"
+	[ -z "$output" ]
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of smc dump analyze (issue 21, deliverable 2) on captures the
+# Host tests of smc dump analyze on captures the
 # tests write with testsuite/tools/gen-smcdump-pcap. Every expected number
 # is worked out by hand in the comments from the definitions of
 # smc-dump(8), section "smc dump analyze"; none is copied from a run.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of the bpf backend of smc dump start (issue 19): its options
+# Host tests of the bpf backend of smc dump start: its options
 # and its refusals, each one line that names what is missing and what to
 # use instead, with nothing left behind. The host kernel has no SMC, so
 # the refusals are reached through the hooks the backend reads:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of smc dump start, stop and show and of smcdump-ex (issue 6):
+# Host tests of smc dump start, stop and show and of smcdump-ex:
 # the command line, the splitting of param into tcpdump's arguments, and
 # the errors on a kernel without the feature. The host kernel has no SMC
 # and no smc-dummy kind; the captures themselves are tested in the VM

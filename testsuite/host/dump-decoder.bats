@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of the decoder defects of issue 17: reassembly whatever the
+# Host tests of the decoder on hard input: reassembly whatever the
 # arrival order, linear cost, live pipes, cooked captures with protocol 3,
 # pcapng with mixed link types, CLC length limits, silent limits and CLC
 # messages split over TCP segments.
@@ -155,11 +155,13 @@ for i in range(200000):
 	for f in one.pcap one.pcapng; do
 		rm -f "$T/fifo" "$T/live.out"
 		mkfifo "$T/fifo"
-		# the writer sends the capture and keeps the pipe open 5 s
+		# the writer sends the capture and keeps the pipe open 5 s (a
+		# sleep kept: an open pipe with no more data is the case)
 		( cat "$T/$f"; sleep 5 ) >"$T/fifo" &
 		local w=$!
 		"$SMC" dump read - <"$T/fifo" >"$T/live.out" &
 		local r=$!
+		# (a sleep kept: the second is the bound under test)
 		sleep 1
 		local out
 		out="$(cat "$T/live.out")"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of smc dump graph (issue 21, deliverable 1): the pictures are
+# Host tests of smc dump graph: the pictures are
 # checked by parsers (PNG signature and IHDR, SVG as XML, PDF header), the
 # series drawn by the counts the command reports, worked out by hand from
 # the capture. The capture is the one of dump-analyze.bats.

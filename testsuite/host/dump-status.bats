@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# The live status line of a foreground `smc dump start` (issue 21): on a
+# The live status line of a foreground `smc dump start`: on a
 # terminal, one line on standard error redrawn in place ("\r" LINE
 # "\033[K") a few times a second with the link's counters; none when
 # standard error is not a terminal or the decoded records go to the same
@@ -51,6 +51,8 @@ else
 fi
 echo "tcpdump: listening on $dev, link-type EN10MB (Ethernet), snapshot length 262144 bytes" >&2
 echo "100 102400 0" >"$FAKENL_STATS"
+# (sleeps kept: the fake's capture lasts a while, so that the status line
+# has counters to show)
 sleep 0.6
 echo "300 307200 2" >"$FAKENL_STATS"
 [ -z "${FAKE_WARN:-}" ] || echo "$FAKE_WARN" >&2
@@ -204,10 +206,7 @@ status_lines() {
 	run "$T/smcx" dump start dev smcq0 nice 7 write "$BATS_TEST_TMPDIR/x.pcap" background
 	echo "$output"
 	[ "$status" -eq 0 ]
-	for _ in $(seq 50); do
-		[ -s "$ag" ] && break
-		sleep 0.1
-	done
+	WAIT_TIMEOUT=5 wait_file "$ag"
 	cat "$ag"
 	[ "$(cat "$FAKE_NICE")" = 7 ]
 	# its own session's group (setsid), not this shell's, at nice 7

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# make install (issue 20): no apt, no root beyond writing DESTDIR; every
+# make install: no apt, no root beyond writing DESTDIR; every
 # man page of man/man8, the bash completion of smc and smc run's preload
 # library installed, and found by the installed smc; the completion itself.
 

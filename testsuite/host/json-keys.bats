@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of the one JSON vocabulary of smc (issue 20): every object's
+# Host tests of the one JSON vocabulary of smc: every object's
 # -j output, on inputs that make it print all it can (the fake sock_diag
 # of helpers/socket-fake.c, the fake SMC generic netlink family of
 # helpers/fake_genl.c, captures of testsuite/tools/gen-smcdump-pcap with

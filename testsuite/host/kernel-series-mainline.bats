@@ -8,6 +8,8 @@
 # The source comes from scripts/mainline-source.sh (make kernel-mainline
 # fetches it; make check does that first).
 
+bats_require_minimum_version 1.5.0
+
 TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 SERIES=$TOP/kernel/mainline/patches
 
@@ -36,7 +38,7 @@ setup() {
 	[ "$n" -ge 4 ]
 	grep -q "^Subject: \[PATCH net-next v1 0/$n\] " "$SERIES/0000-cover-letter.patch"
 	# the cover letter is written, not format-patch's placeholders
-	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$SERIES/0000-cover-letter.patch"
+	run ! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$SERIES/0000-cover-letter.patch"
 	grep -q 'Alternatives considered' "$SERIES/0000-cover-letter.patch"
 	i=0
 	for p in $PATCHES; do

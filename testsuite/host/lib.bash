@@ -15,6 +15,9 @@ TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
 H="$BATS_TEST_DIRNAME/helpers"
 # Python modules of the tests (oracles, case writers)
 TLIB="$TOP/testsuite/lib"
+# wait_for, wait_line, wait_file, wait_listen, wait_gone
+# shellcheck source=SCRIPTDIR/../lib/wait.bash
+. "$TLIB/wait.bash"
 
 # host_make DIR...: make in each DIR of the tree ("smc", "testsuite/tools",
 # "ip"); on failure the log goes to the terminal and it returns 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of smc check (issue 20): arguments and errors, and which
+# Host tests of smc check: arguments and errors, and which
 # sockets it asks the kernel for. The host has no SMC: the socket calls go
 # to helpers/smc-proto-fake.c (a kernel with IPPROTO_SMC, or one with
 # AF_SMC only, whose "SMC" sockets are TCP sockets) and the socket lookup

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# The global option -n NETNS of smc (issue 20), as ip -n: the object runs
+# The global option -n NETNS of smc, as ip -n: the object runs
 # in network namespace NETNS of /run/netns. Parsing and errors everywhere;
 # the switch itself where the host lets root make namespaces (unshare),
 # in a mount namespace of the test's own with a tmpfs on /run, so that the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of smc run's bpf path (issue 20): -p, the choice of -p auto
+# Host tests of smc run's bpf path: -p, the choice of -p auto
 # and the refusals of -p bpf, each one line that names what is missing and
 # what to use instead, with nothing left loaded. The host kernel has no
 # SMC: SMC_RUN_NO_SMC_CHECK=1 skips the IPPROTO_SMC check to reach the
@@ -190,10 +190,11 @@ except OSError as e:
 	# UDP, AF_UNIX, another protocol, a raw socket: untouched
 	run -0 "$SMC" run -p bpf sh -c 'for a in "2 2 0" "1 1 0" "2 1 132"; do python3 -c "$1" $a; done' sh "$mk"
 	[ "$output" = $'ok\nok\nProtocol not supported' ] || [ "$output" = $'ok\nok\nok' ]
-	# a process outside the command, while the programs are attached
-	"$SMC" run -p bpf sleep 5 &
+	# a process outside the command, while the programs are attached:
+	# the command starts once they are, and says so in a file
+	"$SMC" run -p bpf sh -c ': >"$1"; exec sleep 5' sh "$BATS_TEST_TMPDIR/attached" &
 	pid=$!
-	sleep 0.5
+	WAIT_TIMEOUT=10 wait_for "smc run -p bpf's command started" test -e "$BATS_TEST_TMPDIR/attached"
 	run -0 python3 -c "$mk" 2 1 0
 	[ "$output" = "ok" ]
 	kill "$pid"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host tests of smc socket / smcss (issue 7) and of the one table of CLC
+# Host tests of smc socket / smcss and of the one table of CLC
 # decline / fallback codes. The host kernel has no SMC: helpers/socket-fake.c,
 # preloaded, plays the NETLINK_SOCK_DIAG kernel and answers with the canned
 # messages helpers/socket-case.py writes (one case is a capture of the real

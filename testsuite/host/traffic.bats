@@ -7,6 +7,10 @@
 # shellcheck disable=SC2154 # bats sets $stderr in run --separate-stderr
 bats_require_minimum_version 1.5.0
 
+# wait_file (not the host lib: T is the tool here)
+# shellcheck source=SCRIPTDIR/../lib/wait.bash
+. "$BATS_TEST_DIRNAME/../lib/wait.bash"
+
 setup_file() {
 	make -C "$BATS_TEST_DIRNAME/../tools" smc-traffic >/dev/null
 	# A private copy: the tools directory is shared with parallel builds.
@@ -502,7 +506,7 @@ s.close()' "$PORT"
 	rm -f ready
 	"$T" server --tcp -a 127.0.0.1 -p "$port" -n 10 -r ready >srv.out 2>srv.err 3>&- &
 	SRV_PID=$!
-	for ((i = 0; i < 100; i++)); do [[ -s ready ]] && break; sleep 0.05; done
+	WAIT_TIMEOUT=5 wait_file ready
 	[[ $(<ready) == "$port" ]]
 	run -0 "$T" client --tcp -a 127.0.0.1 -p "$port" -n 10
 	wait_server

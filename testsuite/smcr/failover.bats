@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# SMC-R link failover (issue 16.1): two guests with two NICs and two
+# SMC-R link failover: two guests with two NICs and two
 # Soft-RoCE devices each, so that their SMC-Rv2 link group has two links;
 # the client sets the NIC of its connection's link down while BYTES move
 # each way (./failover.sh). SMC moves the connection to the other link and
@@ -31,7 +31,7 @@ setup_file() {
 }
 
 # upstream_stall: the run failed the way upstream SMC-R does on this bed
-# (kernel/README.md, 16.1), with no part of the series in it: the server's
+# (kernel/README.md, offsets after a link failover), with no part of the series in it: the server's
 # DELETE_LINK worker blocked in smc_wr_tx_wait_no_pending_sends() on the
 # deleted link's sends, which Soft-RoCE never completes, before it moved
 # the connection (its link group never went back to SINGLE), so the data
@@ -54,7 +54,7 @@ upstream_stall() {
 setup() {
 	have_bed || skip "no test kernel (make kernel)"
 	if upstream_stall; then
-		skip "upstream SMC-R stalled: the server's smc_llc_delete_link_work() blocked in smc_wr_tx_wait_no_pending_sends() before moving the connection (its link group never went back to SINGLE; kernel/README.md 16.1)"
+		skip "upstream SMC-R stalled: the server's smc_llc_delete_link_work() blocked in smc_wr_tx_wait_no_pending_sends() before moving the connection (its link group never went back to SINGLE; kernel/README.md, offsets after a link failover)"
 	fi
 }
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# One side of the SMC-R link failover bed (issue 16.1), inside a test VM
+# One side of the SMC-R link failover bed, inside a test VM
 # (see ./run, SMCR_SCENARIO=failover): two virtio-net NICs on two QEMU
 # networks, one Soft-RoCE device on each, so that the SMC-Rv2 link group
 # gets a second link; the client sets the NIC of its connection's link
@@ -9,7 +9,7 @@
 # /run/shared/ROLE-*.
 #   failover.sh server|client BYTES
 #
-# What the bed needs on 6.12 (kernel/README.md, 16.1): Soft-RoCE has only
+# What the bed needs on 6.12 (kernel/README.md, offsets after a link failover): Soft-RoCE has only
 # RoCEv2 GIDs, so the link group is SMC-Rv2; its second device must have
 # an IPv4 address in the subnet of the first link's source address. So
 # both NICs have an address in 192.0.2.0/24; each answers ARP only for its
@@ -41,7 +41,7 @@ if [ "$role" = server ]; then
 	# for the rest of the guest's life, also in the reboot notifier
 	# (smc_core_reboot_event(); ./run ends the guests with run-vm
 	# --halt-reset). Those waits are upstream's code, which the series
-	# does not change (kernel/README.md, 16.1). The hung-task report of
+	# does not change (kernel/README.md, offsets after a link failover). The hung-task report of
 	# them would land in the kernel log on a slow host, so it is off
 	# here; the blocked tasks are shown at the end (sysrq w, in
 	# server-blocked.txt).
@@ -145,7 +145,7 @@ else
 	$smc -j linkgroup >$out-lg-after.json
 	# the NIC back up, as after a repair: without it the server's link
 	# to the downed device never ends and its kworkers block until the
-	# reboot hangs (kernel/README.md, 16.1)
+	# reboot hangs (kernel/README.md, offsets after a link failover)
 	[ -z "$dev" ] || { ip link set $dev up; log up $dev; }
 fi
 if [ "$role" = server ]; then

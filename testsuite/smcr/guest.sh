@@ -79,7 +79,7 @@ $smc dump read -d /tmp/smcr.pcap | head -40 >$out-smcr-read.txt
 cp /tmp/all.pcap $out-all.pcap
 cp /tmp/smcr.pcap $out-smcr.pcap
 
-# smc check over SMC-R (issue 20), after the captures and the counters
+# smc check over SMC-R, after the captures and the counters
 # above: the server's view of one connection on port 5202, the client's
 # of the same; then the kernel's devices and link groups
 # The server's check waits 10 s for the connection: it starts only when

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# SMC-R (issue 8): two test VMs joined by a QEMU network, Soft-RoCE on
+# SMC-R: two test VMs joined by a QEMU network, Soft-RoCE on
 # each, one SMC-Rv2 connection of BYTES each way while both sides capture
 # on smc-dummy links (./run boots them; this file checks what they left).
 # Runs on the host: `bats testsuite/smcr` (make check runs it).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The two backends of smc dump start side by side (issue 19), in the DKMS
+# The two backends of smc dump start side by side, in the DKMS
 # stock bed: Debian's kernel with smc-dump-dkms's modules has the
 # smc-dummy kind (backend kernel), BTF for vmlinux and for the DKMS-built
 # smc.ko (backend bpf) and loopback-ism, so one SMC-D transfer can be

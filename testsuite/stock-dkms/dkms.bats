@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# smc-dump-dkms on Debian's unmodified kernel (issue 18), inside the stock
+# smc-dump-dkms on Debian's unmodified kernel, inside the stock
 # bed that run-suite boots with the modules DKMS built from the package in
 # /lib/modules/KVER/updates/dkms: modprobe takes them in place of the
 # kernel's own, and loopback-ism, which Debian's config leaves out, works.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The bpf backend of smc dump start (issue 19) on Debian's unmodified
+# The bpf backend of smc dump start on Debian's unmodified
 # kernel, inside the stock-kernel VM (run-suite): no smc-dummy kind, so
 # `smc dump start` captures through BPF programs on the stock smc.ko and
 # sends the records on a dummy link. The traffic is SMC-Rv2 over
@@ -42,10 +42,16 @@ teardown() {
 	ip netns del bpfother 2>/dev/null || true
 }
 
+# no_tx_enter: the backend's first program is not loaded
+no_tx_enter() {
+	! bpftool prog show | grep -q ' name tx_enter '
+}
+
 # No program of ours is loaded, and no dummy link of smc dump is left
 nothing_left() {
-	! bpftool prog show 2>/dev/null | grep -Eq ' name (tx_enter|tx_exit|rx_enter|cdc_send_enter|cdc_send_exit|wr_send_enter|wr_send_exit|conn_free) '
-	! ip -o link show type dummy | grep -q 'smc-dump'
+	! bpftool prog show 2>/dev/null | grep -Eq ' name (tx_enter|tx_exit|rx_enter|cdc_send_enter|cdc_send_exit|wr_send_enter|wr_send_exit|conn_free) ' ||
+		return 1
+	! ip -o link show type dummy | grep -q 'smc-dump' || return 1
 	[ "$("$SMC" -j dump show)" = "[]" ]
 }
 
@@ -184,12 +190,9 @@ stop_summary() {
 	err=$BATS_TEST_TMPDIR/err
 	"$SMC" -d dump start mode all write "$F" 2>"$err" &
 	pid=$!
-	for i in $(seq 150); do
-		grep -q '^smc dump: capturing on' "$err" && break
-		sleep 0.2
-	done
+	WAIT_TIMEOUT=30 wait_line "$err" '^smc dump: capturing on' || { cat "$err"; false; }
 	cat "$err"
-	# the functions Debian's 6.12.118 smc.ko has out of line (issue 19)
+	# the functions Debian's 6.12.118 smc.ko has out of line
 	grep -qx 'smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smcd_tx_ism_write smc_conn_free' "$err"
 	grep -q '^smc dump: capturing on smc-dummy[a-z]* (backend bpf, mode all, type all, snaplen 0, tcpdump -i any)' "$err"
 	transfer 127.0.0.1 256K 1
@@ -216,11 +219,7 @@ stop_summary() {
 	kill -KILL "$pid"
 	# the programs hang on the process's descriptors only: nothing
 	# pinned, so its end detaches and frees them
-	for i in $(seq 50); do
-		bpftool prog show | grep -q ' name tx_enter ' || break
-		sleep 0.2
-	done
-	! bpftool prog show | grep -q ' name tx_enter '
+	WAIT_TIMEOUT=10 wait_for "the bpf backend's programs freed" no_tx_enter
 	run -0 "$SMC" dump show
 	echo "$output"
 	[[ "${lines[1]}" == "    capture pid $pid gone "* ]]

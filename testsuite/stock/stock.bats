@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The smc command against Debian's unmodified kernel (issue 18), inside the
+# The smc command against Debian's unmodified kernel, inside the
 # stock-kernel VM (run-suite): the package's own signed smc.ko and
 # smc_diag.ko, no smc-dummy. That kernel has no loopback-ism
 # (CONFIG_SMC_LO is not set), so real SMC traffic here is SMC-Rv2 over
@@ -52,9 +52,9 @@ teardown() {
 	run ip link add probe0 type smc-dummy
 	echo "$output"
 	[ "$status" -ne 0 ]
-	! grep -q ' smc_dummy_newlink$' /proc/kallsyms
+	run ! grep -q ' smc_dummy_newlink$' /proc/kallsyms
 	grep -qw smc_cdc_get_free_slot /proc/kallsyms
-	! grep -qw smc_lo_move_data /proc/kallsyms
+	run ! grep -qw smc_lo_move_data /proc/kallsyms
 	grep -q '^CONFIG_SMC=m$' "$STOCK_DIR/root/boot/config-$SMC_DUMP_STOCK_KVER"
 	grep -qx '# CONFIG_SMC_LO is not set' "$STOCK_DIR/root/boot/config-$SMC_DUMP_STOCK_KVER"
 }
@@ -180,6 +180,6 @@ teardown() {
 	[[ "$output" == *"apt install smc-dump-dkms linux-headers-\$(uname -r)"* ]]
 	[[ "$output" == *"rmmod smc_diag smc"* ]]
 	# nothing left behind: no link, no tcpdump
-	! ip -o link show type smc-dummy 2>/dev/null | grep -q .
+	[ -z "$(ip -o link show type smc-dummy 2>/dev/null)" ]
 	! pgrep -x tcpdump
 }

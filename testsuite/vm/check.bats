@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# smc check against the patched kernel (issue 20): SMC-D over loopback-ism
+# smc check against the patched kernel: SMC-D over loopback-ism
 # works; without a UEID both sides fall back with NOUEID; a TCP-only
 # listener makes the client fall back with PEERNOSMC; and in a netns
 # through -n. What smc check reports is checked against the kernel's own
@@ -97,10 +97,7 @@ c, _ = s.accept()
 c.recv(1)
 ' >"$BATS_TEST_TMPDIR/port" &
 	TCP_PID=$!
-	for _ in $(seq 50); do
-		[ -s "$BATS_TEST_TMPDIR/port" ] && break
-		sleep 0.1
-	done
+	WAIT_TIMEOUT=5 wait_file "$BATS_TEST_TMPDIR/port"
 	port=$(cat "$BATS_TEST_TMPDIR/port")
 	[ -n "$port" ]
 	run -1 --separate-stderr "$SMC" -j check 127.0.0.1 "$port"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# smc dump analyze and smc dump graph on captures of the patched kernel
-# (issue 21): an SMC-D loopback transfer whose receiver sleeps after every
+# smc dump analyze and smc dump graph on captures of the patched kernel:
+# an SMC-D loopback transfer whose receiver sleeps after every
 # read (smc-traffic --read-pause, each pause logged with its wall-clock
 # times) and the same transfer without pauses. The slow reader's sender
 # must be window-limited far longer than the fast one's, the stalls analyze
@@ -47,12 +47,8 @@ xfer() {
 	"$TRAFFIC" server -a 127.0.0.1 -p 0 -n $BYTES --no-verify "$@" \
 		>"$d/$name.srv" &
 	SPID=$!
-	for _ in $(seq 100); do
-		port=$(awk '/^listening/ { print $2 }' "$d/$name.srv")
-		[ -n "$port" ] && break
-		sleep 0.1
-	done
-	[ -n "$port" ] || return 1
+	WAIT_TIMEOUT=10 wait_line "$d/$name.srv" '^listening [0-9]+' || return 1
+	port=$(awk '/^listening/ { print $2 }' "$d/$name.srv")
 	echo "$port" >"$d/$name.port"
 	"$TRAFFIC" client -a 127.0.0.1 -p "$port" -n $BYTES --no-verify \
 		>"$d/$name.cli" || return 1

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# smc dump start, stop and show, and smcdump-ex, in the patched kernel
-# (issue 6): captures in the foreground and in the background, ended by
+# smc dump start, stop and show, and smcdump-ex, in the patched kernel:
+# captures in the foreground and in the background, ended by
 # SIGINT, SIGTERM, SIGHUP or `smc dump stop`; netns workflows; mode all
 # with the handshake and the records in one file; each mode and type;
 # the errors. After every test no smc-dummy link may remain (teardown
@@ -322,11 +322,7 @@ EOF
 	transfer 127.0.0.1 256K 1
 	# decoded before the capture ends: tcpdump stays the capturer, the
 	# decoder prints each frame it hands over
-	for i in $(seq 50); do
-		[ -s "$BATS_TEST_TMPDIR/fg.out" ] && break
-		sleep 0.1
-	done
-	[ -s "$BATS_TEST_TMPDIR/fg.out" ]
+	WAIT_TIMEOUT=5 wait_file "$BATS_TEST_TMPDIR/fg.out"
 	fg_stop INT
 	[ "$FG_RC" -eq 0 ]
 	cat "$BATS_TEST_TMPDIR/fg.out"
@@ -391,10 +387,11 @@ EOF
 	fg_start "" -- write "$f"
 	"$TRAFFIC" server -a 127.0.0.1 -p 5310 -n 8M -c 2 -T 300 >"$BATS_TEST_TMPDIR/ls.out" 2>&1 &
 	spid=$!
-	sleep 1
+	wait_listen 5310
 	"$TRAFFIC" client -a 127.0.0.1 -p 5310 -n 8M -c 2 -T 300 >"$BATS_TEST_TMPDIR/lc.out" 2>&1 &
 	cpid=$!
-	sleep 1
+	# under load: the capture's link builds records
+	wait_for "records on $FG_LINK" link_stat_gt "$FG_LINK" tx_packets 0
 	fg_stop INT
 	[ "$FG_RC" -eq 0 ]
 	gone "$FG_LINK"
@@ -501,7 +498,7 @@ EOF
 	tpid=$(pgrep -P "$pid" -x tcpdump)
 	[ -n "$tpid" ]
 	kill -KILL "$pid"
-	sleep 1
+	wait_gone "$pid"
 	# tcpdump (which changed its user ID, and so lost the signal its
 	# parent's end would send) may run on: the alias names it
 	orphan=0

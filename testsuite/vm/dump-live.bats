@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# smc dump read - behind a live capture (issue 17, defect 3): with
+# smc dump read - behind a live capture: with
 # `tcpdump -U -w - | smc dump read -` the first record must be printed
 # within a second of its arrival, while tcpdump still runs, not when 4 KiB
 # have come or the pipe closes.
@@ -32,13 +32,11 @@ teardown() {
 		"$SMC" dump read - >"$out" ) &
 	TD_PID=$!
 	set +m
-	for i in $(seq 100); do
-		grep -q "listening on" "$BATS_TEST_TMPDIR/td.log" && break
-		sleep 0.1
-	done
+	WAIT_TIMEOUT=10 wait_line "$BATS_TEST_TMPDIR/td.log" "listening on"
 	# one small transfer: a few records, far below 4 KiB of capture
 	t0=$(date +%s%N)
 	transfer 127.0.0.1 100 1 >/dev/null
+	# (a poll of its own: the time it takes is what the test bounds)
 	for i in $(seq 20); do
 		[ -s "$out" ] && break
 		sleep 0.1

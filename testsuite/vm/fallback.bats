@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# smc socket and smcss against the patched kernel (issue 7): real TCP
+# smc socket and smcss against the patched kernel: real TCP
 # fallbacks with the reason each side shows (a peer that does not speak SMC;
 # SMC-D over loopback-ism without a UEID), and a real SMC-D connection with
 # its DMB, GIDs, tokens and cursors, for IPv4 and IPv6, IPPROTO_SMC and

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# `ip link` on smc-dummy links of the patched kernel (issue 4), with both
+# `ip link` on smc-dummy links of the patched kernel, with both
 # ips: the one built from iproute2's source with the link_util linked in
 # (IP_BUILT, scripts/build-iproute2.sh) and the distribution's /sbin/ip
 # loading the plugin link_smc-dummy.so from IP_LIB_DIR=$TOP/ip (make tools)

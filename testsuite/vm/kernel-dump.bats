@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The smc-dummy link kind and SMC dump in the patched kernel (issue 3):
+# The smc-dummy link kind and SMC dump in the patched kernel:
 # link lifecycle over rtnetlink, attribute validation with extack, and
 # captures of real SMC-D loopback-ism traffic checked byte for byte by an
 # independent parser (testsuite/lib/smcdump_check.py).
@@ -222,9 +222,8 @@ capture_check() {
 		tcpdump -i $l -w $d/$l.pcap -U -B 65536 2>$d/$l.log &
 		eval "pid_$l=$!"
 	done
-	for i in $(seq 100); do
-		[ "$(cat $d/*.log | grep -c 'listening on')" -eq 4 ] && break
-		sleep 0.2
+	for l in smcr0 cdc0 snap0 raw0; do
+		WAIT_TIMEOUT=20 wait_line $d/$l.log "listening on"
 	done
 	transfer 127.0.0.1 1M 1
 	captures_settle $d/{smcr0,cdc0,snap0,raw0}.pcap
@@ -301,14 +300,20 @@ PY
 	# a tap on every interface of the netns: a record would show up here
 	tcpdump -i any -w $BATS_TEST_TMPDIR/any.pcap -U 'udp' 2>$BATS_TEST_TMPDIR/any.log &
 	pid=$!
+	# capturing before anything that must not be captured happens
+	WAIT_TIMEOUT=20 wait_line $BATS_TEST_TMPDIR/any.log "listening on"
 	"$NL" del smcd0
-	sleep 1
 	transfer 127.0.0.1 1M 1
-	sleep 0.5
+	# the kernel counts what passed the filter when it queues it (the
+	# "received by filter" line), whatever libpcap's block timeout; and
+	# the file stays at its header once that timeout has passed
+	captures_settle $BATS_TEST_TMPDIR/any.pcap
 	kill -TERM $pid
 	wait $pid || true
 	cat $BATS_TEST_TMPDIR/any.log
 	grep -q "^0 packets captured" $BATS_TEST_TMPDIR/any.log
+	grep -q "^0 packets received by filter" $BATS_TEST_TMPDIR/any.log
+	[ "$(stat -c %s $BATS_TEST_TMPDIR/any.pcap)" -eq 24 ]
 }
 
 @test "slow reader: a plain AF_PACKET socket read late gets the right bytes" {
@@ -342,7 +347,7 @@ except socket.timeout:
 print("frames", n)
 PY
 	pid=$!
-	for i in $(seq 50); do [ -e $d/slow.pcap.ready ] && break; sleep 0.2; done
+	WAIT_TIMEOUT=10 wait_for "the reader's socket bound" test -e $d/slow.pcap.ready
 	transfer 127.0.0.1 4M 1
 	wait $pid
 	cat $d/slow.log

@@ -12,6 +12,10 @@ HOLD=$TOP/testsuite/host/helpers/socket-hold.py
 IP_BUILT=${IP_BUILT:-$TOP/build/iproute2/ip/ip}
 UEID=SMCDUMPTEST
 
+# wait_for, wait_line, wait_file, wait_listen, wait_gone
+# shellcheck source=SCRIPTDIR/../lib/wait.bash
+. "$TOP/testsuite/lib/wait.bash"
+
 # The VM tests need the patched kernel: outside the guest they skip.
 vm_only() {
 	[ -n "${SMC_DUMP_IN_VM:-}" ] || skip "runs inside the test VM (testsuite/vm/run-suite)"
@@ -42,7 +46,7 @@ run_in() {
 # capture_start DEV FILE [NETNS]: tcpdump on DEV into FILE until
 # capture_stop; returns once tcpdump listens.
 capture_start() {
-	local dev=$1 file=$2 ns=${3:-} i
+	local dev=$1 file=$2 ns=${3:-}
 	# started directly, not through a function: a backgrounded subshell
 	# would take the signal meant for tcpdump
 	if [ -n "$ns" ]; then
@@ -52,12 +56,10 @@ capture_start() {
 	fi
 	CAP_PID=$!
 	CAP_FILE=$file
-	for i in $(seq 100); do
-		grep -q "listening on" "$file.log" && return 0
-		sleep 0.2
-	done
-	cat "$file.log" >&2
-	return 1
+	WAIT_TIMEOUT=20 wait_line "$file.log" "listening on" || {
+		cat "$file.log" >&2
+		return 1
+	}
 }
 
 # captures_settle FILE...: wait until no FILE has grown for longer than
@@ -92,17 +94,13 @@ capture_stop() {
 # transfer ADDR BYTES [CONNS] [NETNS]: SMC traffic through ADDR, both
 # directions; the outputs land in $BATS_TEST_TMPDIR/{srv,cli}.out
 transfer() {
-	local addr=$1 bytes=$2 conns=${3:-1} ns=${4:-} port i
+	local addr=$1 bytes=$2 conns=${3:-1} ns=${4:-} port
 	local srv=$BATS_TEST_TMPDIR/srv.out cli=$BATS_TEST_TMPDIR/cli.out
 	: >"$srv"
 	run_in "$ns" "$TRAFFIC" server -a "$addr" -p 0 -n "$bytes" -c "$conns" >"$srv" &
 	local spid=$!
-	for i in $(seq 100); do
-		port=$(awk '/^listening/ { print $2 }' "$srv")
-		[ -n "$port" ] && break
-		sleep 0.1
-	done
-	[ -n "$port" ] || { kill $spid; return 1; }
+	WAIT_TIMEOUT=10 wait_line "$srv" '^listening [0-9]+' || { kill $spid; return 1; }
+	port=$(awk '/^listening/ { print $2 }' "$srv")
 	run_in "$ns" "$TRAFFIC" client -a "$addr" -p "$port" -n "$bytes" -c "$conns" >"$cli"
 	local crc=$?
 	wait $spid
@@ -129,11 +127,17 @@ link_stat() {
 	run_in "${3:-}" cat "/sys/class/net/$1/statistics/$2"
 }
 
+# link_stat_gt DEV FIELD N [NETNS]: the counter is above N (for wait_for,
+# which runs it again each time)
+link_stat_gt() {
+	[ "$(link_stat "$1" "$2" "${4:-}")" -gt "$3" ]
+}
+
 # hold [-u UID] ARGS...: socket-hold.py ARGS in the background (as UID)
 # until release; sets SPORT CPORT (listener and client ports) and SINO
 # AINO CINO (inodes of the listener, the accepted and the client socket)
 hold() {
-	local ready i uid=
+	local ready uid=
 	if [ "$1" = -u ]; then
 		uid=$2
 		shift 2
@@ -148,10 +152,7 @@ hold() {
 		python3 "$HOLD" "$@" "$ready" 3>&- &
 	fi
 	HOLD_PID=$!
-	for i in $(seq 300); do
-		[ -f "$ready" ] && break
-		sleep 0.1
-	done
+	wait_file "$ready"
 	cat "$ready"
 	read -r _ SPORT _ CPORT _ SINO _ AINO _ CINO <"$ready"
 	[ -n "$CINO" ]

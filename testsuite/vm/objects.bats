@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# smc info, device and linkgroup against what the patched kernel holds
-# (issue 20): the system's host name and SMC-Dv2 over loopback-ism, the
+# smc info, device and linkgroup against what the patched kernel holds:
+# the system's host name and SMC-Dv2 over loopback-ism, the
 # device list (without loopback-ism, which Linux 6.12's
 # SMC_NETLINK_GET_DEV_SMCD leaves out), the two SMC-D link groups of a
 # held loopback connection matched against the sock_diag view of its

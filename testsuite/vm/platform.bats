@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The test platform itself (issue 2): the patched kernel boots with SMC and
+# The test platform itself: the patched kernel boots with SMC and
 # loopback-ism, the smc command talks to it, and the traffic tool moves
 # data that SMC-D really carried, which we prove from the kernel's own
 # counters rather than assume.
@@ -73,7 +73,7 @@ $BATS_TEST_TMPDIR/cli.out:2" ]
 	before=$("$SMC" -j stats)
 	"$TRAFFIC" server -a 127.0.0.1 -p 5400 -n 1M --expect-fallback >"$BATS_TEST_TMPDIR/fs.out" &
 	spid=$!
-	sleep 1
+	wait_listen 5400
 	run "$TRAFFIC" client -a 127.0.0.1 -p 5400 -n 1M --expect-fallback
 	wait $spid
 	ensure_ueid
@@ -89,7 +89,7 @@ $BATS_TEST_TMPDIR/cli.out:2" ]
 	"$SMC" ueid flush
 	"$TRAFFIC" server -a 127.0.0.1 -p 5401 -n 1M --allow-fallback >/dev/null &
 	spid=$!
-	sleep 1
+	wait_listen 5401
 	run "$TRAFFIC" client -a 127.0.0.1 -p 5401 -n 1M
 	wait $spid
 	ensure_ueid

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# smc run against the patched kernel (issue 20): unmodified TCP programs,
+# smc run against the patched kernel: unmodified TCP programs,
 # started under smc run on both ends, talk SMC-D over loopback-ism. That
 # SMC carried them is proven from the kernel's counters (smc -j stats) and
 # from the TCP socket under each SMC socket, never assumed. The fallback
@@ -42,10 +42,7 @@ delta() {
 	"$SMC" run -p preload "$TRAFFIC" server --tcp --check-tcp -a 127.0.0.1 -p 0 \
 		-n 4M -c 2 -r ready >srv.out 2>srv.err &
 	SRV_PID=$!
-	for _ in $(seq 100); do
-		[ -s ready ] && break
-		sleep 0.1
-	done
+	WAIT_TIMEOUT=10 wait_file ready
 	port=$(<ready)
 	run -0 --separate-stderr "$SMC" run -p preload -d -r 256k -t 256k "$TRAFFIC" \
 		client --tcp --check-tcp -a 127.0.0.1 -p "$port" -n 4M -c 2
@@ -81,10 +78,7 @@ delta() {
 		--directory "$BATS_TEST_TMPDIR" "$port" >srv.log 2>&1 &
 	SRV_PID=$!
 	# listening: the TCP socket under the SMC listener shows in ss
-	for _ in $(seq 100); do
-		ss -Hltn "sport = :$port" | grep -q . && break
-		sleep 0.1
-	done
+	WAIT_TIMEOUT=10 wait_listen "$port"
 	run -0 "$SMC" run -p preload python3 -c '
 import sys, urllib.request
 open(sys.argv[2], "wb").write(urllib.request.urlopen(sys.argv[1]).read())
@@ -119,6 +113,11 @@ no_progs() {
 	! bpftool prog show | grep -Eq ' name smc_run_(proto|fork|exit) '
 }
 
+# progs_loaded: smc run's program for socket() is loaded
+progs_loaded() {
+	bpftool prog show | grep -q ' name smc_run_proto '
+}
+
 # static_traffic: the statically linked smc-traffic, checked to be static
 # (no program interpreter, so no ld.so to preload anything)
 static_traffic() {
@@ -137,10 +136,7 @@ static_pair() {
 	"$SMC" run -d -p "$1" "$STATIC" server --tcp -a 127.0.0.1 -p 0 \
 		-n 1M -c 2 -r ready >srv.out 2>srv.err &
 	SRV_PID=$!
-	for _ in $(seq 100); do
-		[ -s ready ] && break
-		sleep 0.1
-	done
+	WAIT_TIMEOUT=10 wait_file ready
 	port=$(<ready)
 	"$SMC" run -d -p "$1" "$STATIC" client --tcp -a 127.0.0.1 -p "$port" \
 		-n 1M -c 2 >cli.out 2>cli.err || { cat cli.out cli.err; return 1; }
@@ -206,11 +202,7 @@ static_pair() {
 	# a SIGTERM to smc run reaches the command
 	"$SMC" run -p bpf sleep 30 &
 	pid=$!
-	for _ in $(seq 50); do
-		bpftool prog show | grep -q ' name smc_run_proto ' && break
-		sleep 0.1
-	done
-	bpftool prog show | grep -q ' name smc_run_proto '
+	WAIT_TIMEOUT=10 wait_for "smc run's programs loaded" progs_loaded
 	kill -TERM "$pid"
 	rc=0
 	wait "$pid" || rc=$?
@@ -219,21 +211,14 @@ static_pair() {
 	# SIGKILL of smc run: the kernel drops the links with its descriptors
 	"$SMC" run -p bpf sleep 30 &
 	pid=$!
-	for _ in $(seq 50); do
-		bpftool prog show | grep -q ' name smc_run_proto ' && break
-		sleep 0.1
-	done
+	WAIT_TIMEOUT=10 wait_for "smc run's programs loaded" progs_loaded
 	child=$(pgrep -P "$pid")
 	kill -KILL "$pid"
 	wait "$pid" || true
 	# the command outlives smc run, untracked from now on
 	kill -0 "$child"
 	kill "$child"
-	for _ in $(seq 50); do
-		bpftool prog show | grep -q ' name smc_run_' || break
-		sleep 0.1
-	done
-	no_progs
+	WAIT_TIMEOUT=10 wait_for "smc run's programs gone" no_progs
 	# and nothing pinned
 	[ -z "$(find /sys/fs/bpf -name '*smc*' 2>/dev/null)" ]
 }
