@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Stress, netlink fuzz and links, tcpdump and netns ended under load, of
-# smc-dummy and SMC dump in the debug test kernel (issue 9). The runner (run-vm) also fails the whole run on any
+# smc-dummy and SMC dump in the debug test kernel. The runner (run-vm) also fails the whole run on any
 # WARNING, BUG, KASAN, lockdep, RCU or kmemleak report; these tests check
 # the kernel log themselves too, so that a report names the test that
 # caused it.
