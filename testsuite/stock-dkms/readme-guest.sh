@@ -61,9 +61,10 @@ step "modprobe smc_diag"
 step "modinfo -n smc smc_diag; lsmod | grep -E '^smc'"
 step "smc ueid add MYEID"
 step "smc check loopback"
-step "smc dump start mode smcd write smc.pcap background"
 
-# What a user does next (the README does not say): SMC traffic, then stop.
+# What a user does next (README.md's "Use"; Documentation/install.md, "On
+# your own machine"): a capture of SMC traffic, then stop.
+step "smc dump start mode smcd write smc.pcap background"
 step "smc dump show"
 step "ls -l testsuite/tools/smc-traffic
 testsuite/tools/smc-traffic server -a 127.0.0.1 -p 5201 -n 1M -T 60 >/tmp/server.out & sleep 1
