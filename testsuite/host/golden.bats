@@ -91,6 +91,11 @@ golden() {
 	golden records.stats.json 0 -j -p dump stats
 }
 
+@test "golden: streams with holes, truncation, overlaps, lost and late records: stats" {
+	golden stream.stats.out 0 dump stats
+	golden stream.stats.json 0 -j -p dump stats
+}
+
 @test "golden: every file under golden/ is a spec or an output a test above compares" {
 	local f n=0 bad=0
 	for f in "$G"/*; do
