@@ -96,6 +96,13 @@ golden() {
 	golden stream.stats.json 0 -j -p dump stats
 }
 
+@test "golden: malformed records, each with its reason: read, read -d, JSON, stats" {
+	golden malformed.read.out 1 dump read
+	golden malformed.read-d.out 1 -d dump read
+	golden malformed.read.json 1 -j -p dump read
+	golden malformed.stats.out 1 dump stats
+}
+
 @test "golden: every file under golden/ is a spec or an output a test above compares" {
 	local f n=0 bad=0
 	for f in "$G"/*; do
