@@ -103,6 +103,13 @@ golden() {
 	golden malformed.stats.out 1 dump stats
 }
 
+@test "golden: TCP handshakes and CLC messages, declines with their reasons: read, read -d, JSON, stats" {
+	golden handshake.read.out 0 dump read
+	golden handshake.read-d.out 0 -d dump read
+	golden handshake.read.json 0 -j -p dump read
+	golden handshake.stats.out 0 dump stats
+}
+
 @test "golden: every file under golden/ is a spec or an output a test above compares" {
 	local f n=0 bad=0
 	for f in "$G"/*; do
