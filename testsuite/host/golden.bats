@@ -110,6 +110,13 @@ golden() {
 	golden handshake.stats.out 0 dump stats
 }
 
+@test "golden: analyze of a connection with its CLC buffer sizes, and of one whose buffer is inferred" {
+	golden analyze.analyze.out 0 dump analyze
+	golden analyze.analyze.json 0 -j -p dump analyze
+	golden inflight.analyze.out 0 dump analyze
+	golden inflight.analyze.json 0 -j -p dump analyze
+}
+
 @test "golden: every file under golden/ is a spec or an output a test above compares" {
 	local f n=0 bad=0
 	for f in "$G"/*; do
