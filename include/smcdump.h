@@ -159,7 +159,7 @@ bool dump_dlt_supported(int dlt);
  * struct dump_rec - an SMC dump record (UDP payload)
  * @level: how far the header was decoded: 0 nothing (not even the
  *	magic), 1 the prefix every hdr_ver shares (magic .. len),
- *	2 the whole hdr_ver 3 header
+ *	2 the whole hdr_ver 3 header, its lengths consistent with the frame
  * @legacy: hdr_ver below 3 (Alibaba's layout): only the prefix is known
  * @magic .. @offset: the header fields, host order (see smc_dump.h)
  * @payload: the payload (legacy: the bytes after the 10-byte prefix)

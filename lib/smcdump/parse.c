@@ -559,7 +559,6 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 	r->token = get_be32(p + HDR_OFF(token));
 	r->orig_len = get_be32(p + HDR_OFF(orig_len));
 	r->offset = get_be64(p + HDR_OFF(offset));
-	r->level = 2;
 
 	if (r->hdr_len < DUMP_HDR_LEN)
 		return bad(err, errlen, "hdr_len %u below %u", r->hdr_len,
@@ -580,6 +579,8 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 	r->payload_len = avail < r->payload_wire_len ?
 			 avail : r->payload_wire_len;
 	r->cap_trunc = r->payload_len < r->payload_wire_len;
+	/* only now do the header's fields and lengths agree with the frame */
+	r->level = 2;
 
 	if (r->mode != SMC_DUMP_MODE_SMCR && r->mode != SMC_DUMP_MODE_SMCD)
 		return bad(err, errlen, "unknown mode %u", r->mode);
