@@ -484,22 +484,8 @@ local function dissect(tvb, pinfo, tree)
 	local dir = rx and "rx" or "tx"
 
 	top:add(f.hdr_len, tvb(10, 1))
-	local ft = top:add(f.flags, tvb(11, 1))
-	ft:add(f.flags_rx, tvb(11, 1))
-	ft:add(f.flags_trunc, tvb(11, 1))
-	ft:add(f.flags_failed, tvb(11, 1))
-	ft:add(f.flags_res, tvb(11, 1))
-	top:add(f.dir, tvb(11, 1), dir):set_generated()
-	top:add(f.seq, tvb(12, 4))
-	top:add(f.token, tvb(16, 4))
-	top:add(f.orig_len, tvb(20, 4))
-	top:add(f.offset, tvb(24, 8))
-
-	pinfo.cols.info = string.format("%s %s token %s", mname, dir,
-					hex8(token))
-	top:append_text(string.format(", %s %s, token %s, seq %u", mname, dir,
-				      hex8(token), seq))
-
+	-- as smc dump read: no header field past hdr_len is shown until the
+	-- header's lengths agree with the frame
 	if hdr_len < HDR_LEN then
 		malformed(top, top, pinfo,
 			  string.format("hdr_len %u below %u", hdr_len, HDR_LEN))
@@ -516,6 +502,22 @@ local function dissect(tvb, pinfo, tree)
 					rlen, wire))
 		return wire
 	end
+	local ft = top:add(f.flags, tvb(11, 1))
+	ft:add(f.flags_rx, tvb(11, 1))
+	ft:add(f.flags_trunc, tvb(11, 1))
+	ft:add(f.flags_failed, tvb(11, 1))
+	ft:add(f.flags_res, tvb(11, 1))
+	top:add(f.dir, tvb(11, 1), dir):set_generated()
+	top:add(f.seq, tvb(12, 4))
+	top:add(f.token, tvb(16, 4))
+	top:add(f.orig_len, tvb(20, 4))
+	top:add(f.offset, tvb(24, 8))
+
+	pinfo.cols.info = string.format("%s %s token %s", mname, dir,
+					hex8(token))
+	top:append_text(string.format(", %s %s, token %s, seq %u", mname, dir,
+				      hex8(token), seq))
+
 	if hdr_len > cap then
 		malformed(top, top, pinfo,
 			  string.format("header cut by the capture snaplen (%u of %u bytes)",
