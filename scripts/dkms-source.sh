@@ -3,7 +3,9 @@
 # of Linux $STOCK_LINUX (scripts/stock-release.conf) taken from Debian's
 # linux-source-6.12 of that point release, with kernel/6.12/patches applied
 # here, at package build time, plus the uapi header the series adds and
-# the build script DKMS runs (debian/dkms-build).
+# the build script DKMS runs (debian/dkms-build) and smc-interfaces.sha256:
+# the checksums of Linux $STOCK_LINUX's headers that SMC alone owns, which
+# dkms-build compares with those of the kernel it builds for.
 #
 #   dkms-source.sh OUTDIR
 #
@@ -37,7 +39,11 @@ trap 'rm -rf "$tmp"' EXIT
 # touches, from the one directory the tarball holds (linux-source-6.12/)
 root=$(basename "$tarball" .tar.xz)
 files=$(sed -n 's|^+++ b/||p' "$series"/*.patch | sort -u)
-want=("$root/Makefile" "$root/net/smc")
+# the headers only SMC owns: what the kernel proper, SMC's drivers and
+# user space share with net/smc
+ifaces=(include/net/smc.h include/net/netns/smc.h include/linux/ism.h
+	include/uapi/linux/smc.h include/uapi/linux/smc_diag.h)
+want=("$root/Makefile" "$root/net/smc" "${ifaces[@]/#/$root/}")
 for f in $files; do
 	case $f in
 	net/smc/*) ;;
@@ -73,8 +79,12 @@ cp -a "$src/net/smc" "$out/net/smc"
 find "$out/net/smc" -name '*.orig' -delete
 cp "$src/include/uapi/linux/smc_dump.h" "$out/include/uapi/linux/"
 cp "$series"/*.patch "$out/patches/"
+for f in "${ifaces[@]}"; do
+	[ -f "$src/$f" ] || { log "$tarball has no $f"; exit 1; }
+	echo "$(sha256sum <"$src/$f" | awk '{ print $1 }') $f"
+done >"$out/smc-interfaces.sha256"
 sed -e "s/@STOCK_LINUX@/$STOCK_LINUX/g" -e "s/@STOCK_ABI@/$STOCK_ABI/g" \
-	"$top/debian/dkms-build" >"$out/dkms-build"
+	-e "s/@STOCK_OLDEST@/$STOCK_OLDEST/g" "$top/debian/dkms-build" >"$out/dkms-build"
 chmod 755 "$out/dkms-build"
 echo "$ver" >"$out/LINUX_VERSION"
 log "Linux $ver net/smc with $(ls "$series"/*.patch | wc -l) patches in $out"
