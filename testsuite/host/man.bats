@@ -18,6 +18,7 @@ setup_file() {
 # rendering PAGE (nothing for a clean page)
 render_warnings() {
 	groff -ww -man -Tutf8 -z "$1" 2>&1
+	# shellcheck disable=SC2069 # the warnings to the caller, the page to /dev/null
 	LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings \
 		--encoding=UTF-8 --local-file --troff-device=utf8 --ditroff "$1" 2>&1 >/dev/null
 }
