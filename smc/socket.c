@@ -1309,7 +1309,7 @@ static int invarg_socket(const char *arg)
  * @argv: those arguments; none means show
  *
  * Lists the SMC sockets of the current network namespace (text, or JSON
- * under -j; names in smc(8)): by default the connected ones, with "all"
+ * under -j; names in smc-socket(8)): by default the connected ones, with "all"
  * also listening and initializing ones, with "listening" only those;
  * "smcd" or "smcr" limit the list to SMC-D or SMC-R connections and add
  * their DMB or link. -d adds token, buffer sizes, cursors and flags. The
@@ -1379,7 +1379,7 @@ static void smcss_usage(FILE *fp, const char *prog)
 		"  -v, --version    the version\n"
 		"  -h, --help       this text\n"
 		"  no OPTIONS       the connected and closing SMC sockets\n"
-		"The format is smc-tools' smcss; names and JSON: smc socket (smc(8)).\n",
+		"The format is smc-tools' smcss; names and JSON: smc-socket(8).\n",
 		prog);
 }
 

@@ -903,7 +903,7 @@ static int since_reset(struct stats *s, bool reset, int *fdp, char *path,
  * @argv: those arguments, argv[0] the command; none means show
  *
  * Prints the SMC statistics of the current network namespace: text, or
- * JSON under -j (names in smc(8)). Counters count since the last reset
+ * JSON under -j (names in smc-stats(8)). Counters count since the last reset
  * of this user in this namespace, or under -a (and without a reset)
  * since the namespace was created: byte counts in bytes, the others in
  * events. reset prints them, then makes the kernel's counters of now the

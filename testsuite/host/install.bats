@@ -76,7 +76,16 @@ usr/sbin/smcss -> smc
 usr/share/bash-completion/completions/smc
 usr/share/bash-completion/completions/smcss -> smc
 usr/share/man/man8/ip-link-smc-dummy.8
+usr/share/man/man8/smc-check.8
+usr/share/man/man8/smc-device.8
 usr/share/man/man8/smc-dump.8
+usr/share/man/man8/smc-info.8
+usr/share/man/man8/smc-linkgroup.8
+usr/share/man/man8/smc-pnet.8
+usr/share/man/man8/smc-run.8
+usr/share/man/man8/smc-socket.8
+usr/share/man/man8/smc-stats.8
+usr/share/man/man8/smc-ueid.8
 usr/share/man/man8/smc.8
 usr/share/man/man8/smcdump-ex.8
 usr/share/man/man8/smcss.8"

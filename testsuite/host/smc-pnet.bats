@@ -229,12 +229,11 @@ assert a == b' "$BATS_TEST_TMPDIR/c.json" "$BATS_TEST_TMPDIR/p.json"
 	: >"$SMC_FAKE_PNET"
 	run -0 "$SMC_FAKE" -j pnet
 	[ "$output" = "[]" ]
-	# and the PNET section of smc(8) names every key
+	# and smc-pnet(8) names every key
 	local key
 	for key in pnetid type ifname ibdev ibport; do
-		sed -n '/^\.SH PNET$/,/^\.SH /p' "$TOP/man/man8/smc.8" |
-			grep -q "^\.B $key\$" ||
-			{ echo "$key not in smc.8"; return 1; }
+		grep -q "^\.B $key\$" "$TOP/man/man8/smc-pnet.8" ||
+			{ echo "$key not in smc-pnet.8"; return 1; }
 	done
 }
 

@@ -666,16 +666,16 @@ assert s == [{"code": "0x09990003", "name": "ERR_REGBUF",
 
 # ------------------------------------------------------- man page
 
-@test "man page: the SOCKET section documents every JSON name of smc socket" {
+@test "man page: smc-socket(8) documents every JSON name of smc socket" {
 	fake basic "$SMC" -j -d socket all >"$BATS_TEST_TMPDIR/a.json"
 	fake basic "$SMC" -j -d socket smcd >"$BATS_TEST_TMPDIR/d.json"
 	fake basic "$SMC" -j -d socket smcr >"$BATS_TEST_TMPDIR/r.json"
 	"$SMC" -j socket reasons >"$BATS_TEST_TMPDIR/c.json"
-	run python3 - "$TOP/man/man8/smc.8" "$BATS_TEST_TMPDIR"/[adrc].json <<'PY'
+	run python3 - "$TOP/man/man8/smc-socket.8" "$BATS_TEST_TMPDIR"/[adrc].json <<'PY'
 import json, re, sys
 page = open(sys.argv[1]).read().replace("\\_", "_").replace("\\-", "-")
-m = re.search(r"^\.SH SOCKET$(.*?)^\.SH ", page, re.S | re.M)
-assert m, "no SOCKET section"
+m = re.search(r"^\.SH DESCRIPTION$(.*?)^\.SH SEE ALSO$", page, re.S | re.M)
+assert m, "no DESCRIPTION ... SEE ALSO"
 words = set(re.findall(r"[a-z0-9_]+", m.group(1)))
 keys = set()
 def walk(o):
@@ -695,7 +695,7 @@ sys.exit(1 if missing else 0)
 PY
 	echo "$output"
 	[ "$status" -eq 0 ]
-	run --separate-stderr groff -ww -man -Tutf8 -P-cbou "$TOP/man/man8/smc.8"
+	run --separate-stderr groff -ww -man -Tutf8 -P-cbou "$TOP/man/man8/smc-socket.8"
 	[ -z "$stderr" ]
-	[[ "$output" == *"SOCKET"*"smcss"* ]]
+	[[ "$output" == *"SYNOPSIS"*"smcss"*"SEE ALSO"*"smcss(8)"* ]]
 }
