@@ -60,6 +60,19 @@ int duparg(const char *key, const char *arg);
 int invalid_rule(const char *what, const char *arg, const char *rule,
 		 size_t pos);
 
+/*
+ * next_arg() - iproute2's NEXT_ARG(): step from a keyword to its value
+ * @argcp, @argvp: the arguments left, (*@argvp)[0] the keyword
+ * @object: the smc object for the hint, "device" in 'try "smc device
+ *	help"'
+ *
+ * Return: 0 with *@argcp and *@argvp stepped onto the value; EXIT_USAGE
+ * when the keyword is the last argument, after 'Error: "KEYWORD" needs an
+ * argument, try "smc OBJECT help".' on stderr (*@argcp, *@argvp
+ * unchanged).
+ */
+int next_arg(int *argcp, char ***argvp, const char *object);
+
 /* get_hex() - value of hex digit @c, -1 when it is none */
 int get_hex(char c);
 

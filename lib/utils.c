@@ -38,6 +38,19 @@ int duparg(const char *key, const char *arg)
 	return EXIT_USAGE;
 }
 
+int next_arg(int *argcp, char ***argvp, const char *object)
+{
+	if (*argcp < 2) {
+		fprintf(stderr,
+			"Error: \"%s\" needs an argument, try \"smc %s help\".\n",
+			(*argvp)[0], object);
+		return EXIT_USAGE;
+	}
+	(*argcp)--;
+	(*argvp)++;
+	return 0;
+}
+
 /* Print @s in double quotes with control and non-ASCII bytes as \xNN */
 static void print_cquoted(FILE *fp, const char *s)
 {

@@ -133,11 +133,6 @@ const char *smc_dev_type(const struct smc_dev *d)
 
 /* ---- smc device ---- */
 
-struct filter {
-	bool smcd, smcr;	/* types to show */
-	const char *netdev, *ibdev;
-};
-
 static void usage(FILE *fp)
 {
 	fprintf(fp,
@@ -204,7 +199,7 @@ static void json_pnetid(const struct smc_dev_port *p)
 }
 
 static bool port_matches(const struct smc_dev *d, const struct smc_dev_port *p,
-			 const struct filter *f)
+			 const struct smc_dev_filter *f)
 {
 	char name[32];
 
@@ -263,7 +258,7 @@ static const char *port_state(uint8_t s)
 	return s ? "ACTIVE" : "INACTIVE";
 }
 
-static void print_smcr(const struct smc_dev_list *l, const struct filter *f,
+static void print_smcr(const struct smc_dev_list *l, const struct smc_dev_filter *f,
 		       bool title)
 {
 	char type[16], pnet[24], ifname[32], fid[8], pchid[8];
@@ -329,19 +324,44 @@ static void print_smcr(const struct smc_dev_list *l, const struct filter *f,
 	}
 }
 
-static int need_arg(int argc, char **argv)
+int smc_dev_filter_arg(int *argcp, char ***argvp, struct smc_dev_filter *f,
+		       const char *object)
 {
-	if (argc >= 2)
+	const char *kw = (*argvp)[0];
+	const char **name;
+
+	if (!strcmp(kw, "type")) {
+		if (next_arg(argcp, argvp, object))
+			return EXIT_USAGE;
+		if (f->typed)
+			return duparg("type", (*argvp)[0]);
+		f->typed = true;
+		if (!strcmp((*argvp)[0], "smcd")) {
+			f->smcr = false;
+		} else if (!strcmp((*argvp)[0], "smcr")) {
+			f->smcd = false;
+		} else {
+			fprintf(stderr,
+				"Error: type \"%s\" is not smcd or smcr, try \"smc %s help\".\n",
+				(*argvp)[0], object);
+			return EXIT_USAGE;
+		}
 		return 0;
-	fprintf(stderr,
-		"Error: \"%s\" needs an argument, try \"smc device help\".\n",
-		argv[0]);
-	return EXIT_USAGE;
+	}
+	if (strcmp(kw, "netdev") && strcmp(kw, "ibdev"))
+		return -1;
+	name = kw[0] == 'n' ? &f->netdev : &f->ibdev;
+	if (next_arg(argcp, argvp, object))
+		return EXIT_USAGE;
+	if (*name)
+		return duparg(kw, (*argvp)[0]);
+	*name = (*argvp)[0];
+	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct filter *f)
+static int parse_args(int argc, char **argv, struct smc_dev_filter *f)
 {
-	bool typed = false;
+	int ret;
 
 	f->smcd = f->smcr = true;
 	if (argc && matches(argv[0], "show") == 0) {
@@ -349,38 +369,12 @@ static int parse_args(int argc, char **argv, struct filter *f)
 		argv++;
 	}
 	for (; argc > 0; argc--, argv++) {
-		if (!strcmp(argv[0], "all")) {
+		if (!strcmp(argv[0], "all"))
 			continue;
-		} else if (!strcmp(argv[0], "type")) {
-			if (need_arg(argc, argv))
-				return EXIT_USAGE;
-			argc--;
-			argv++;
-			if (typed)
-				return duparg("type", argv[0]);
-			typed = true;
-			if (!strcmp(argv[0], "smcd")) {
-				f->smcr = false;
-			} else if (!strcmp(argv[0], "smcr")) {
-				f->smcd = false;
-			} else {
-				fprintf(stderr,
-					"Error: type \"%s\" is not smcd or smcr, try \"smc device help\".\n",
-					argv[0]);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(argv[0], "netdev") ||
-			   !strcmp(argv[0], "ibdev")) {
-			const char **t = argv[0][0] == 'n' ? &f->netdev : &f->ibdev;
-
-			if (need_arg(argc, argv))
-				return EXIT_USAGE;
-			if (*t)
-				return duparg(argv[0], argv[1]);
-			*t = argv[1];
-			argc--;
-			argv++;
-		} else {
+		ret = smc_dev_filter_arg(&argc, &argv, f, "device");
+		if (ret > 0)
+			return ret;
+		if (ret < 0) {
 			fprintf(stderr,
 				"Error: unexpected argument \"%s\", try \"smc device help\".\n",
 				argv[0]);
@@ -410,7 +404,7 @@ static int parse_args(int argc, char **argv, struct filter *f)
 int do_device(int argc, char **argv)
 {
 	struct smc_dev_list smcd = { 0 }, smcr = { 0 };
-	struct filter f = { 0 };
+	struct smc_dev_filter f = { 0 };
 	struct smc_genl g;
 	int ret;
 

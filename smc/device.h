@@ -49,4 +49,30 @@ void smc_dev_free(struct smc_dev_list *l);
 /* "ISM", "RoCE_Express2", ... from the PCI ids; NULL if unknown */
 const char *smc_dev_type(const struct smc_dev *d);
 
+/*
+ * struct smc_dev_filter - what "type", "netdev" and "ibdev" select, for
+ * smc device and smc linkgroup
+ * @smcd, @smcr: the types shown; both true until "type" picks one
+ * @typed: "type" was given (a second one is a duplicate)
+ * @netdev, @ibdev: the SMC-R net device or RDMA device named, or NULL
+ */
+struct smc_dev_filter {
+	bool smcd, smcr;
+	bool typed;
+	const char *netdev, *ibdev;
+};
+
+/*
+ * smc_dev_filter_arg() - parse "type { smcd | smcr }", "netdev NAME" or
+ * "ibdev NAME" at (*@argvp)[0] into @f
+ * @argcp, @argvp: the arguments left; stepped onto the keyword's value
+ * @object: the smc object for the hint ('try "smc OBJECT help"')
+ *
+ * Return: 0 when parsed (the caller's loop steps past the value), -1 when
+ * (*@argvp)[0] is none of the three keywords (nothing printed), EXIT_USAGE
+ * on a missing, duplicate or unknown value (the error printed).
+ */
+int smc_dev_filter_arg(int *argcp, char ***argvp, struct smc_dev_filter *f,
+		       const char *object);
+
 #endif /* SMC_DEVICE_H */

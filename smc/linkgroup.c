@@ -17,6 +17,7 @@
 #include <linux/genetlink.h>
 #include <linux/smc.h>
 
+#include "device.h"
 #include "genl.h"
 #include "json_print.h"
 #include "nla.h"
@@ -74,11 +75,10 @@ struct lgr_list {
 };
 
 struct filter {
-	bool smcd, smcr;
+	struct smc_dev_filter dev;	/* type, netdev, ibdev */
 	bool links;		/* link-show */
 	bool have_id;
 	uint32_t id;
-	const char *netdev, *ibdev;
 };
 
 static void usage(FILE *fp)
@@ -297,10 +297,10 @@ static bool link_matches(const struct link *k, const struct filter *f)
 {
 	char name[32];
 
-	if (f->ibdev && strcmp(f->ibdev, k->ibdev))
+	if (f->dev.ibdev && strcmp(f->dev.ibdev, k->ibdev))
 		return false;
-	if (f->netdev &&
-	    strcmp(f->netdev, nla_ifname(k->ifindex, name, sizeof(name))))
+	if (f->dev.netdev &&
+	    strcmp(f->dev.netdev, nla_ifname(k->ifindex, name, sizeof(name))))
 		return false;
 	return true;
 }
@@ -311,7 +311,7 @@ static bool lgr_matches(const struct lgr *g, const struct filter *f)
 
 	if (f->have_id && g->id != f->id)
 		return false;
-	if (!f->netdev && !f->ibdev)
+	if (!f->dev.netdev && !f->dev.ibdev)
 		return true;
 	for (i = 0; i < g->nr_links; i++)
 		if (link_matches(&g->link[i], f))
@@ -527,16 +527,6 @@ static void print_links(const struct lgr_list *l, const struct filter *f)
 
 /* ---- arguments ---- */
 
-static int need_arg(int argc, char **argv)
-{
-	if (argc >= 2)
-		return 0;
-	fprintf(stderr,
-		"Error: \"%s\" needs an argument, try \"smc linkgroup help\".\n",
-		argv[0]);
-	return EXIT_USAGE;
-}
-
 static int parse_id(const char *arg, uint32_t *id)
 {
 	unsigned long v;
@@ -556,10 +546,10 @@ static int parse_id(const char *arg, uint32_t *id)
 
 static int parse_args(int argc, char **argv, struct filter *f)
 {
-	bool typed = false, selected = false;
-	const char **t;
+	bool selected = false;
+	int ret;
 
-	f->smcd = f->smcr = true;
+	f->dev.smcd = f->dev.smcr = true;
 	if (argc && !strcmp(argv[0], "link-show")) {
 		f->links = true;
 		argc--;
@@ -569,35 +559,12 @@ static int parse_args(int argc, char **argv, struct filter *f)
 		argv++;
 	}
 	for (; argc > 0; argc--, argv++) {
-		if (!strcmp(argv[0], "type")) {
-			if (need_arg(argc, argv))
-				return EXIT_USAGE;
-			argc--;
-			argv++;
-			if (typed)
-				return duparg("type", argv[0]);
-			typed = true;
-			if (!strcmp(argv[0], "smcd")) {
-				f->smcr = false;
-			} else if (!strcmp(argv[0], "smcr")) {
-				f->smcd = false;
-			} else {
-				fprintf(stderr,
-					"Error: type \"%s\" is not smcd or smcr, try \"smc linkgroup help\".\n",
-					argv[0]);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(argv[0], "netdev") ||
-			   !strcmp(argv[0], "ibdev")) {
-			t = argv[0][0] == 'n' ? &f->netdev : &f->ibdev;
-			if (need_arg(argc, argv))
-				return EXIT_USAGE;
-			if (*t)
-				return duparg(argv[0], argv[1]);
-			*t = argv[1];
-			argc--;
-			argv++;
-		} else if (!strcmp(argv[0], "all")) {
+		ret = smc_dev_filter_arg(&argc, &argv, &f->dev, "linkgroup");
+		if (ret > 0)
+			return ret;
+		if (!ret)
+			continue;
+		if (!strcmp(argv[0], "all")) {
 			if (selected)
 				return duparg("LG-ID", argv[0]);
 			selected = true;
@@ -615,13 +582,13 @@ static int parse_args(int argc, char **argv, struct filter *f)
 		}
 	}
 	/* links, net devices and IB devices: SMC-R only */
-	if (f->links || f->netdev || f->ibdev) {
-		if (!f->smcr) {
+	if (f->links || f->dev.netdev || f->dev.ibdev) {
+		if (!f->dev.smcr) {
 			fprintf(stderr,
 				"Error: link-show, netdev and ibdev are for SMC-R link groups, not type smcd.\n");
 			return EXIT_USAGE;
 		}
-		f->smcd = false;
+		f->dev.smcd = false;
 	}
 	return 0;
 }
@@ -700,10 +667,10 @@ int do_linkgroup(int argc, char **argv)
 	if (smc_genl_open(&g))
 		return EXIT_FAIL;
 	ret = 0;
-	if (f.smcr)
+	if (f.dev.smcr)
 		ret = nla_dump(&g, SMC_NETLINK_GET_LINK_SMCR, cb_smcr, &smcr,
 			       "the SMC-R link groups");
-	if (!ret && f.smcd)
+	if (!ret && f.dev.smcd)
 		ret = nla_dump(&g, SMC_NETLINK_GET_LGR_SMCD, cb_smcd, &smcd,
 			       "the SMC-D link groups");
 	smc_genl_close(&g);
@@ -718,19 +685,19 @@ int do_linkgroup(int argc, char **argv)
 	if (f.links) {
 		print_links(&smcr, &f);
 	} else if (json) {
-		for (i = 0; f.smcr && i < smcr.n; i++)
+		for (i = 0; f.dev.smcr && i < smcr.n; i++)
 			if (lgr_matches(&smcr.lgr[i], &f))
 				json_lgr(&smcr.lgr[i], &f);
-		for (i = 0; f.smcd && i < smcd.n; i++)
+		for (i = 0; f.dev.smcd && i < smcd.n; i++)
 			if (lgr_matches(&smcd.lgr[i], &f))
 				json_lgr(&smcd.lgr[i], &f);
 	} else {
-		if (f.smcr)
-			print_smcr_lgrs(&smcr, &f, f.smcd);
-		if (f.smcr && f.smcd)
+		if (f.dev.smcr)
+			print_smcr_lgrs(&smcr, &f, f.dev.smcd);
+		if (f.dev.smcr && f.dev.smcd)
 			putchar('\n');
-		if (f.smcd)
-			print_smcd_lgrs(&smcd, &f, f.smcr);
+		if (f.dev.smcd)
+			print_smcd_lgrs(&smcd, &f, f.dev.smcr);
 	}
 	delete_json_obj();
 out:

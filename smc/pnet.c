@@ -416,14 +416,8 @@ static int parse_devs(int argc, char **argv, struct pnet_dev *dev,
 		if (strcmp(kw, "eth") && strcmp(kw, "ib") &&
 		    strcmp(kw, "port"))
 			return help_hint("\"%s\" is not eth, ib or port", kw);
-		if (argc < 2) {
-			fprintf(stderr,
-				"Error: \"%s\" needs an argument, try \"smc pnet help\".\n",
-				kw);
+		if (next_arg(&argc, &argv, "pnet"))
 			return EXIT_USAGE;
-		}
-		argc--;
-		argv++;
 		if (!strcmp(kw, "port")) {
 			if (!*n || !dev[*n - 1].ib)
 				return help_hint("\"port %s\" does not follow ib IBDEV",
