@@ -120,6 +120,17 @@ EOF
 	[ "$(png_size "$T/many.png")" = "1200 800" ]
 }
 
+@test "graph: a short stream far from offset 0 is drawn, the axis does not loop" {
+	# 100 bytes at 2^60: a tick step of 10 bytes is below the spacing
+	# of doubles there, where adding it to the tick no longer moves it
+	"$GEN" "$T/far.pcap" <<'EOF'
+data token=9 offset=0x1000000000000000 len=100
+EOF
+	run -0 timeout 30 "$SMC" dump graph write "$T/far.png" "$T/far.pcap"
+	[ "$output" = "$T/far.png: smcr token 0x00000009 tx data 1" ]
+	[ "$(png_size "$T/far.png")" = "1200 800" ]
+}
+
 @test "graph: bad input and bad arguments: a clear error and the exit status" {
 	write_conn1 "$T/c1.pcap"
 	run -2 --separate-stderr "$SMC" dump graph write "$T/x.gif" "$T/c1.pcap"
