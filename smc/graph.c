@@ -814,6 +814,7 @@ static int draw_cb(void *arg, const struct dump_an_trace *tr)
 
 static int parse(int argc, char **argv, struct gopts *o)
 {
+	unsigned int seen = 0;	/* the keywords given: each may be once */
 	const char *ext;
 	int i;
 
@@ -835,12 +836,18 @@ static int parse(int argc, char **argv, struct gopts *o)
 			o->dir = a[0] == 'r';
 		} else if (!strcmp(a, "token") || !strcmp(a, "write") ||
 			   !strcmp(a, "cdc-endian")) {
+			unsigned int bit = 1u << (a[0] == 't' ? 0 :
+						  a[0] == 'w' ? 1 : 2);
+
 			if (++i == argc) {
 				fprintf(stderr,
 					"Error: \"%s\" needs a value, try \"smc dump graph help\".\n",
 					a);
 				return 2;
 			}
+			if (seen & bit)
+				return duparg(a, argv[i]);
+			seen |= bit;
 			if (a[0] == 'w') {
 				o->out = argv[i];
 			} else if (a[0] == 'c') {

@@ -136,6 +136,11 @@ EOF
 	run -2 --separate-stderr "$SMC" dump graph write "$T/x.gif" "$T/c1.pcap"
 	[[ "$stderr" == *"OUT must end in .png, .svg or .pdf"* ]]
 	run -2 --separate-stderr "$SMC" dump graph tx rx "$T/c1.pcap"
+	run -2 --separate-stderr "$SMC" dump graph write "$T/a.png" write "$T/b.png" "$T/c1.pcap"
+	[ "$stderr" = "Error: duplicate \"write\": \"$T/b.png\" is the second value." ]
+	[ ! -e "$T/a.png" ] && [ ! -e "$T/b.png" ]
+	run -2 --separate-stderr "$SMC" dump graph token 1 token 2 "$T/c1.pcap"
+	[ "$stderr" = 'Error: duplicate "token": "2" is the second value.' ]
 	run -2 --separate-stderr "$SMC" dump graph
 	[[ "$stderr" == *"FILE expected"* ]]
 	run -4 --separate-stderr "$SMC" dump graph token 7 write "$T/n.png" "$T/c1.pcap"
