@@ -130,9 +130,27 @@ static int run(const struct opts *o)
 	return ctx_end(c);
 }
 
+/* the keywords that take a value: each may be given once */
+enum {
+	SEEN_ENDIAN = 1 << 0,
+	SEEN_MAX_GAP = 1 << 1,
+	SEEN_WINDOW = 1 << 2,
+	SEEN_TOKEN = 1 << 3,
+};
+
+static int once(unsigned int *seen, unsigned int bit, const char *key,
+		const char *val)
+{
+	if (*seen & bit)
+		return duparg(key, val);
+	*seen |= bit;
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
 	const char *pos[2];
+	unsigned int seen = 0;
 	int npos = 0, need, i;
 
 	for (i = 0; i < argc; i++) {
@@ -158,6 +176,8 @@ static int parse(int argc, char **argv, struct opts *o)
 					a);
 				return DUMP_EXIT_USAGE;
 			}
+			if (once(&seen, SEEN_ENDIAN, "cdc-endian", argv[i]))
+				return DUMP_EXIT_USAGE;
 			if (!matches(argv[i], "little"))
 				o->d.cdc_big_endian = false;
 			else if (!matches(argv[i], "big"))
@@ -174,6 +194,8 @@ static int parse(int argc, char **argv, struct opts *o)
 					a);
 				return DUMP_EXIT_USAGE;
 			}
+			if (once(&seen, SEEN_MAX_GAP, "max-gap", argv[i]))
+				return DUMP_EXIT_USAGE;
 			errno = 0;
 			o->d.max_gap = strtoull(argv[i], &end, 0);
 			if (errno || end == argv[i] || *end || argv[i][0] == '-')
@@ -191,6 +213,10 @@ static int parse(int argc, char **argv, struct opts *o)
 					"a token");
 				return DUMP_EXIT_USAGE;
 			}
+			if (a[0] == 'w' ?
+			    once(&seen, SEEN_WINDOW, "window", argv[i]) :
+			    once(&seen, SEEN_TOKEN, "token", argv[i]))
+				return DUMP_EXIT_USAGE;
 			errno = 0;
 			v = strtoull(argv[i], &end, 0);
 			if (errno || end == argv[i] || *end ||
@@ -212,6 +238,8 @@ static int parse(int argc, char **argv, struct opts *o)
 				o->d.token = (uint32_t)v;
 			}
 		} else if (!strncmp(a, "--cdc-endian=", 13)) {
+			if (once(&seen, SEEN_ENDIAN, "cdc-endian", a + 13))
+				return DUMP_EXIT_USAGE;
 			if (!matches(a + 13, "little"))
 				o->d.cdc_big_endian = false;
 			else if (!matches(a + 13, "big"))

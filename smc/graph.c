@@ -228,6 +228,21 @@ static void text_at(cairo_t *cr, double x, double y, const char *s,
 	cairo_show_text(cr, s);
 }
 
+/* @v rounded to the nearest uint64_t, saturating: llround() stops at 2^63 */
+static uint64_t to_u64(double v)
+{
+	if (v <= 0)
+		return 0;
+	if (v >= 0x1p64)
+		return UINT64_MAX;
+	return (uint64_t)(v + 0.5);
+}
+
+/* Ticks run from the first multiple of the step in the range to its end.
+ * At a stream offset far from 0 (or a time far from the first frame) a
+ * step below half the spacing of doubles there no longer moves v: one
+ * tick is all that can be drawn, and the loop ends after it.
+ */
 static void axes(cairo_t *cr, const struct scale *s)
 {
 	double span, step, v, x, y;
@@ -252,6 +267,8 @@ static void axes(cairo_t *cr, const struct scale *s)
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		snprintf(buf, sizeof(buf), "%g", fabs(v) < step * 1e-9 ? 0 : v);
 		text_at(cr, x, G_MT + G_PH + 18, buf, 0.5);
+		if (v + step == v)
+			break;
 	}
 	snprintf(buf, sizeof(buf), "time since the first frame (%s)", s->tunit);
 	text_at(cr, G_ML + G_PW / 2.0, G_H - 25, buf, 0.5);
@@ -260,7 +277,7 @@ static void axes(cairo_t *cr, const struct scale *s)
 	step = nice_step(span, 8);
 	for (v = ceil((double)s->y0 / s->ydiv / step) * step;
 	     v <= (double)s->y1 / s->ydiv + step * 1e-9; v += step) {
-		y = sy(s, (uint64_t)llround(v * s->ydiv));
+		y = sy(s, to_u64(v * s->ydiv));
 		cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
 		cairo_move_to(cr, G_ML, y);
 		cairo_line_to(cr, G_ML + G_PW, y);
@@ -268,6 +285,8 @@ static void axes(cairo_t *cr, const struct scale *s)
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		snprintf(buf, sizeof(buf), "%g", v);
 		text_at(cr, G_ML - 8, y + 4, buf, 1);
+		if (v + step == v)
+			break;
 	}
 	cairo_save(cr);
 	cairo_translate(cr, 22, G_MT + G_PH / 2.0);
@@ -795,6 +814,7 @@ static int draw_cb(void *arg, const struct dump_an_trace *tr)
 
 static int parse(int argc, char **argv, struct gopts *o)
 {
+	unsigned int seen = 0;	/* the keywords given: each may be once */
 	const char *ext;
 	int i;
 
@@ -816,12 +836,18 @@ static int parse(int argc, char **argv, struct gopts *o)
 			o->dir = a[0] == 'r';
 		} else if (!strcmp(a, "token") || !strcmp(a, "write") ||
 			   !strcmp(a, "cdc-endian")) {
+			unsigned int bit = 1u << (a[0] == 't' ? 0 :
+						  a[0] == 'w' ? 1 : 2);
+
 			if (++i == argc) {
 				fprintf(stderr,
 					"Error: \"%s\" needs a value, try \"smc dump graph help\".\n",
 					a);
 				return 2;
 			}
+			if (seen & bit)
+				return duparg(a, argv[i]);
+			seen |= bit;
 			if (a[0] == 'w') {
 				o->out = argv[i];
 			} else if (a[0] == 'c') {

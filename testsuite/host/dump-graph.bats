@@ -120,11 +120,27 @@ EOF
 	[ "$(png_size "$T/many.png")" = "1200 800" ]
 }
 
+@test "graph: a short stream far from offset 0 is drawn, the axis does not loop" {
+	# 100 bytes at 2^60: a tick step of 10 bytes is below the spacing
+	# of doubles there, where adding it to the tick no longer moves it
+	"$GEN" "$T/far.pcap" <<'EOF'
+data token=9 offset=0x1000000000000000 len=100
+EOF
+	run -0 timeout 30 "$SMC" dump graph write "$T/far.png" "$T/far.pcap"
+	[ "$output" = "$T/far.png: smcr token 0x00000009 tx data 1" ]
+	[ "$(png_size "$T/far.png")" = "1200 800" ]
+}
+
 @test "graph: bad input and bad arguments: a clear error and the exit status" {
 	write_conn1 "$T/c1.pcap"
 	run -2 --separate-stderr "$SMC" dump graph write "$T/x.gif" "$T/c1.pcap"
 	[[ "$stderr" == *"OUT must end in .png, .svg or .pdf"* ]]
 	run -2 --separate-stderr "$SMC" dump graph tx rx "$T/c1.pcap"
+	run -2 --separate-stderr "$SMC" dump graph write "$T/a.png" write "$T/b.png" "$T/c1.pcap"
+	[ "$stderr" = "Error: duplicate \"write\": \"$T/b.png\" is the second value." ]
+	[ ! -e "$T/a.png" ] && [ ! -e "$T/b.png" ]
+	run -2 --separate-stderr "$SMC" dump graph token 1 token 2 "$T/c1.pcap"
+	[ "$stderr" = 'Error: duplicate "token": "2" is the second value.' ]
 	run -2 --separate-stderr "$SMC" dump graph
 	[[ "$stderr" == *"FILE expected"* ]]
 	run -4 --separate-stderr "$SMC" dump graph token 7 write "$T/n.png" "$T/c1.pcap"

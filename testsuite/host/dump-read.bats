@@ -708,6 +708,25 @@ sys.stdout.buffer.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 0
 	[[ "$output" == "Usage: smc dump read "* ]]
 }
 
+@test "a keyword given twice is a usage error that names it, not the last one wins" {
+	"$GEN" "$T/two.pcap" <<'EOF'
+data token=1 len=10
+EOF
+	run -2 --separate-stderr "$SMC" dump read cdc-endian little cdc-endian big "$T/two.pcap"
+	[ "$stderr" = 'Error: duplicate "cdc-endian": "big" is the second value.' ]
+	run -2 --separate-stderr "$SMC" dump read cdc-endian big --cdc-endian=big "$T/two.pcap"
+	[ "$stderr" = 'Error: duplicate "cdc-endian": "big" is the second value.' ]
+	run -2 --separate-stderr "$SMC" dump follow max-gap 1 max-gap 0 "$T/two.pcap" "$T/two"
+	[ "$stderr" = 'Error: duplicate "max-gap": "0" is the second value.' ]
+	[ ! -e "$T/two" ]
+	run -2 --separate-stderr "$SMC" dump analyze window 5 window 6 "$T/two.pcap"
+	[ "$stderr" = 'Error: duplicate "window": "6" is the second value.' ]
+	run -2 --separate-stderr "$SMC" dump analyze token 0x1 token 0x2 "$T/two.pcap"
+	[ "$stderr" = 'Error: duplicate "token": "0x2" is the second value.' ]
+	[ -z "$output" ]
+	run -0 "$SMC" dump analyze window 5 token 0x1 "$T/two.pcap"
+}
+
 @test "JSON output parses, pretty too, for read, follow and stats" {
 	head -c 100000 /dev/urandom >"$T/j.bin"
 	follow_spec "$T/j.bin" "$T/j.bin" | gen "$T/js.pcap"
