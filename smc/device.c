@@ -324,6 +324,34 @@ static void print_smcr(const struct smc_dev_list *l, const struct smc_dev_filter
 	}
 }
 
+int smc_devname_check(const char *what, const char *arg, size_t max,
+		      bool ifname)
+{
+	size_t len = strlen(arg), i;
+	char rule[64];
+
+	if (!len)
+		return invalid_rule(what, arg, "it is empty", -1);
+	for (i = 0; i < len; i++) {
+		unsigned char c = arg[i];
+
+		if (c <= ' ' || c == 0x7f || (ifname && (c == '/' || c == ':')))
+			return invalid_rule(what, arg, ifname ?
+					    "only printable characters but blank, '/' and ':' are allowed" :
+					    "only printable characters but blank are allowed",
+					    i);
+	}
+	if (len > max) {
+		snprintf(rule, sizeof(rule), "it is longer than %zu characters",
+			 max);
+		return invalid_rule(what, arg, rule, -1);
+	}
+	if (!strcmp(arg, "n/a") || !strcmp(arg, ".") ||
+	    !strcmp(arg, ".."))
+		return invalid_rule(what, arg, "this name is reserved", -1);
+	return 0;
+}
+
 int smc_dev_filter_arg(int *argcp, char ***argvp, struct smc_dev_filter *f,
 		       const char *object)
 {
@@ -355,6 +383,10 @@ int smc_dev_filter_arg(int *argcp, char ***argvp, struct smc_dev_filter *f,
 		return EXIT_USAGE;
 	if (*name)
 		return duparg(kw, (*argvp)[0]);
+	if (smc_devname_check(kw[0] == 'n' ? "interface name" : "device name",
+			      (*argvp)[0], kw[0] == 'n' ? SMC_ETHNAME_LEN :
+			      SMC_IBNAME_LEN, kw[0] == 'n'))
+		return EXIT_USAGE;
 	*name = (*argvp)[0];
 	return 0;
 }

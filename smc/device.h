@@ -7,6 +7,7 @@
 #define SMC_DEVICE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct smc_genl;
@@ -48,6 +49,25 @@ void smc_dev_free(struct smc_dev_list *l);
 
 /* "ISM", "RoCE_Express2", ... from the PCI ids; NULL if unknown */
 const char *smc_dev_type(const struct smc_dev *d);
+
+/* the kernel's name limits: IFNAMSIZ - 1, IB_DEVICE_NAME_MAX - 1 */
+#define SMC_ETHNAME_LEN	15
+#define SMC_IBNAME_LEN	63
+
+/*
+ * smc_devname_check() - a device name as the kernel can hold it
+ * @what: the name's kind for the message, "interface name" or "device name"
+ * @arg: the name given
+ * @max: its most characters (SMC_ETHNAME_LEN, SMC_IBNAME_LEN)
+ * @ifname: a net device's name: no '/' or ':' either (dev_valid_name())
+ *
+ * A name is 1 to @max printable characters without blanks; "n/a" (what the
+ * kernel sends for "none"), "." and ".." are reserved.
+ *
+ * Return: 0, or EXIT_USAGE after invalid_rule()'s message.
+ */
+int smc_devname_check(const char *what, const char *arg, size_t max,
+		      bool ifname);
 
 /*
  * struct smc_dev_filter - what "type", "netdev" and "ibdev" select, for

@@ -19,6 +19,7 @@
 #include <linux/genetlink.h>
 #include <linux/smc.h>
 
+#include "device.h"
 #include "genl.h"
 #include "json_print.h"
 #include "smc.h"
@@ -27,8 +28,8 @@
  * policy lengths IFNAMSIZ - 1 and IB_DEVICE_NAME_MAX - 1, SMC_MAX_PORTS
  */
 #define PNETID_LEN	16
-#define ETHNAME_LEN	15
-#define IBNAME_LEN	63
+#define ETHNAME_LEN	SMC_ETHNAME_LEN
+#define IBNAME_LEN	SMC_IBNAME_LEN
 #define MAX_PORTS	2
 
 /* What the kernel sends for the half of an entry that is not used */
@@ -90,39 +91,6 @@ static int pnetid_parse(const char *arg, char *out)
 	return 0;
 }
 
-/*
- * A device name: @max characters at most (the kernel's policy), no blanks
- * or control bytes (the kernel strips blanks from IB names; no device has
- * them), and for an interface no '/' or ':' (dev_valid_name()), so that an
- * entry can ever match. "n/a" stands for "none" in the kernel's answers.
- */
-static int devname_check(const char *what, const char *arg, size_t max,
-			 bool ifname)
-{
-	size_t len = strlen(arg), i;
-	char rule[64];
-
-	if (!len)
-		return invalid_rule(what, arg, "it is empty", -1);
-	for (i = 0; i < len; i++) {
-		unsigned char c = arg[i];
-
-		if (c <= ' ' || c == 0x7f || (ifname && (c == '/' || c == ':')))
-			return invalid_rule(what, arg, ifname ?
-					    "only printable characters but blank, '/' and ':' are allowed" :
-					    "only printable characters but blank are allowed",
-					    i);
-	}
-	if (len > max) {
-		snprintf(rule, sizeof(rule), "it is longer than %zu characters",
-			 max);
-		return invalid_rule(what, arg, rule, -1);
-	}
-	if (!strcmp(arg, NOT_APPLICABLE) || !strcmp(arg, ".") ||
-	    !strcmp(arg, ".."))
-		return invalid_rule(what, arg, "this name is reserved", -1);
-	return 0;
-}
 
 /* One device of smc pnet add: an interface, or an IB/ISM device and port */
 struct pnet_dev {
@@ -434,10 +402,10 @@ static int parse_devs(int argc, char **argv, struct pnet_dev *dev,
 			continue;
 		}
 		if (!strcmp(kw, "eth"))
-			ret = devname_check("interface name", argv[0],
+			ret = smc_devname_check("interface name", argv[0],
 					    ETHNAME_LEN, true);
 		else
-			ret = devname_check("device name", argv[0],
+			ret = smc_devname_check("device name", argv[0],
 					    IBNAME_LEN, false);
 		if (ret)
 			return ret;

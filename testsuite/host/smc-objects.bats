@@ -88,6 +88,8 @@ device type smcx|Error: type "smcx" is not smcd or smcr, try "smc device help".
 device type smcd type smcr|Error: duplicate "type": "smcr" is the second value.
 device netdev|Error: "netdev" needs an argument, try "smc device help".
 device ibdev a ibdev b|Error: duplicate "ibdev": "b" is the second value.
+device netdev abcdefghijklmnop|Error: interface name "abcdefghijklmnop" is invalid: it is longer than 15 characters
+device ibdev iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii|Error: device name "iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii" is invalid: it is longer than 63 characters
 device type smcd netdev lo|Error: netdev and ibdev select SMC-R devices, not type smcd.
 linkgroup bogus|Error: "bogus" is neither a keyword nor a link group id (up to 8 hex digits), try "smc linkgroup help".
 linkgroup show 123456789|Error: "123456789" is neither a keyword nor a link group id (up to 8 hex digits), try "smc linkgroup help".
@@ -96,6 +98,7 @@ linkgroup show all 1|Error: duplicate "LG-ID": "1" is the second value.
 linkgroup show 1 2|Error: duplicate "LG-ID": "2" is the second value.
 linkgroup ibdev|Error: "ibdev" needs an argument, try "smc linkgroup help".
 linkgroup type smce|Error: type "smce" is not smcd or smcr, try "smc linkgroup help".
+linkgroup netdev eth:0|Error: interface name "eth:0" is invalid: only printable characters but blank, '/' and ':' are allowed, not ':' at position 4
 linkgroup link-show type smcd|Error: link-show, netdev and ibdev are for SMC-R link groups, not type smcd.
 linkgroup show type smcd netdev lo|Error: link-show, netdev and ibdev are for SMC-R link groups, not type smcd.
 LIST
