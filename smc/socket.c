@@ -766,7 +766,7 @@ static void print_flags(const char *key, uint8_t v,
 {
 	const struct smc_flag_name *f;
 	unsigned int bit, n = 0;
-	char buf[8];
+	char buf[12];	/* "0x" and a u32 in hex: -O1 cannot bound bit */
 
 	print_hex(PRINT_FP, NULL, "0x%02x", v);
 	open_json_array(PRINT_JSON, key);

@@ -6,7 +6,9 @@
 # HAVE_CAIRO=n HAVE_LIBBPF=n leaves them out where they are installed.
 # A copy of the tree is built that way in the file's temporary directory;
 # the parts left out say what to install and fail, the rest answers as
-# the full build of the tree does.
+# the full build of the tree does. The copy is built with CFLAGS on make's
+# command line, as a distribution or a sanitizer build gives them: they
+# add to the project's own flags, which they would otherwise replace.
 
 bats_require_minimum_version 1.5.0
 
@@ -19,11 +21,18 @@ setup_file() {
 	(cd "$TOP" && git ls-files --cached --others --exclude-standard -z |
 		xargs -0 -I{} sh -c 'test -f "{}" && echo "{}"' |
 		grep -v '^build/' | tar -cf - -T -) | tar -xf - -C "$T/src"
-	make -C "$T/src/smc" HAVE_CAIRO=n HAVE_LIBBPF=n >"$log" 2>&1 || {
+	make -C "$T/src/smc" HAVE_CAIRO=n HAVE_LIBBPF=n CFLAGS="-O1 -g" >"$log" 2>&1 || {
 		cat "$log" >&3
 		return 1
 	}
 	export SMC_MIN="$T/src/smc/smc"
+}
+
+@test "build options: CFLAGS on make's command line add to the project's flags" {
+	# each compiler line of the copy's build has the given and the own flags
+	run -0 grep -- ' -c -o [a-z_]*\.o ' "$T/build.log"
+	[ "${#lines[@]}" -gt 20 ]
+	run -1 grep -v -e '-O1 -g .*-std=gnu11' -e '-std=gnu11.*-O1 -g' <<<"$output"
 }
 
 # a capture of one connection: two data records and their CDC messages
