@@ -19,13 +19,16 @@ all: tools
 deps:
 	@bash scripts/deps.sh
 
-# User-space tools: the smc command, the ip link plugin, test helpers.
+# User-space tools: the smc command, the ip link plugin, test helpers
+# (testsuite/tools; testsuite/host/helpers, the host tests' fakes and
+# drivers, built from smc's objects after it).
 tools:
 	$(MAKE) -C lib
 	$(MAKE) -C lib/smcdump
 	$(MAKE) -C lib/smc-preload
 	$(MAKE) -C smc
 	$(MAKE) -C testsuite/tools
+	$(MAKE) -C testsuite/host/helpers
 	$(MAKE) -C ip
 
 # The kernel series make kernel and check-vm use: 6.12 (kernel/6.12/) or
@@ -156,6 +159,7 @@ clean:
 	$(MAKE) -C lib/smc-preload clean
 	$(MAKE) -C smc clean
 	$(MAKE) -C testsuite/tools clean
+	$(MAKE) -C testsuite/host/helpers clean
 	$(MAKE) -C ip clean
 
 distclean: clean

@@ -13,19 +13,8 @@ load lib
 
 setup_file() {
 	host_setup_file smc || return 1
-	export DRIVER="$BATS_FILE_TMPDIR/state_driver"
-	local cc cflags cppflags
-	cc="$(smc_mkvar CC)"
-	cflags="$(smc_mkvar CFLAGS)"
-	cppflags="$(smc_mkvar CPPFLAGS)"
-	# shellcheck disable=SC2086
-	(cd "$TOP/smc" &&
-	 $cc $cppflags $cflags -Werror -o "$DRIVER" "$H/state_driver.c" \
-		capture_state.o "$TOP/lib/libsmcutil.a" $(smc_mkvar LDLIBS)) \
-		>"$BATS_FILE_TMPDIR/driver.log" 2>&1 || {
-		cat "$BATS_FILE_TMPDIR/driver.log" >&3
-		return 1
-	}
+	export DRIVER="$H/state_driver"
+	host_need testsuite/host/helpers state_driver
 }
 
 @test "state: the fields in their order, names for mode and type" {

@@ -20,10 +20,8 @@ load lib
 
 setup_file() {
 	host_setup_file smc || return 1
-	export FAKENL_SO="$T/iplink-fakenl.so"
-	${CC:-cc} -O2 -Wall -Wextra -Werror -shared -fPIC \
-		-DIPLINK_FAKENL_PRELOAD -o "$FAKENL_SO" \
-		"$TOP/testsuite/tools/iplink-fakenl.c" -ldl >&3 2>&1 || return 1
+	export FAKENL_SO="$TOP/testsuite/tools/iplink-fakenl.so"
+	host_need testsuite/tools iplink-fakenl.so || return 1
 	mkdir -p "$T/bin"
 	# tcpdump: says it listens, writes a pcap header when it writes to
 	# standard output, then the link delivers 100 records of 1 KiB,

@@ -38,7 +38,7 @@ setup_file() {
 	export IP_STOCK="${IP_STOCK:-/sbin/ip}"
 	export PLUGIN_DIR="$TOP/ip"
 	export FAKENL="$TOP/testsuite/tools/iplink-fakenl"
-	export FAKENL_SO="$BATS_FILE_TMPDIR/iplink-fakenl.so"
+	export FAKENL_SO="$FAKENL.so"
 	export NO_PLUGINS="$BATS_FILE_TMPDIR/no-plugins"
 	local log="$BATS_FILE_TMPDIR/build.log"
 
@@ -52,13 +52,12 @@ setup_file() {
 		}
 	fi
 	export IP_BUILT
-	{ make -C "$TOP/ip" && make -C "$TOP/testsuite/tools" iplink-fakenl &&
-	  ${CC:-cc} -O2 -Wall -Wextra -Werror -shared -fPIC \
-		-DIPLINK_FAKENL_PRELOAD -o "$FAKENL_SO" \
-		"$TOP/testsuite/tools/iplink-fakenl.c" -ldl; } >"$log" 2>&1 || {
+	{ make -C "$TOP/ip" && make -C "$TOP/testsuite/tools" iplink-fakenl; } \
+		>"$log" 2>&1 || {
 		cat "$log" >&3
 		return 1
 	}
+	host_need testsuite/tools iplink-fakenl.so
 }
 
 setup() {

@@ -17,12 +17,8 @@ load lib
 setup_file() {
 	host_setup_fake || return 1
 	host_make testsuite/tools || return 1
-	export FAKE_SO="$T/socket-fake.so" CASES="$T/cases"
-	gcc -Wall -Wextra -Werror -shared -fPIC -o "$FAKE_SO" \
-		"$H/socket-fake.c" -ldl >"$T/fake.log" 2>&1 || {
-		cat "$T/fake.log" >&3
-		return 1
-	}
+	export FAKE_SO="$H/socket-fake.so" CASES="$T/cases"
+	host_need testsuite/host/helpers socket-fake.so || return 1
 	local c
 	for c in basic real; do
 		python3 "$H/socket-case.py" "$c" "$CASES/$c" || return 1

@@ -41,16 +41,32 @@ host_setup_file() {
 	[ $# -eq 0 ] || host_make "$@"
 }
 
-# host_setup_fake: host_setup_file smc, then the smc command linked with
-# helpers/fake_genl.c in $SMC_FAKE (exported); on failure the build log
-# goes to the terminal and it returns 1
+# host_need DIR FILE...: the test helpers FILE... that `make tools`
+# builds in DIR of the tree (testsuite/host/helpers, testsuite/tools); one
+# that is missing, or older than what it is built from (make -q), fails
+# the set-up with a line that says to run make tools
+host_need() {
+	local dir=$1 f
+	shift
+	for f in "$@"; do
+		[ -e "$TOP/$dir/$f" ] || {
+			echo "$dir/$f is missing: run make tools" >&3
+			return 1
+		}
+		make -q -C "$TOP/$dir" "$f" >/dev/null 2>&1 || {
+			echo "$dir/$f is out of date: run make tools" >&3
+			return 1
+		}
+	done
+}
+
+# host_setup_fake: host_setup_file smc, then $SMC_FAKE (exported), the
+# smc command linked with helpers/fake_genl.c in place of lib/genl.c (the
+# host has no SMC generic netlink family; helpers/Makefile)
 host_setup_fake() {
 	host_setup_file smc || return 1
-	export SMC_FAKE="$BATS_FILE_TMPDIR/smc-fake"
-	build_smc_fake "$SMC_FAKE" >"$BATS_FILE_TMPDIR/helpers.log" 2>&1 || {
-		cat "$BATS_FILE_TMPDIR/helpers.log" >&3
-		return 1
-	}
+	export SMC_FAKE="$H/smc-fake"
+	host_need testsuite/host/helpers smc-fake
 }
 
 # not_available FAMILY ARGS...: smc (the real one) with each ARGS, a word
@@ -66,32 +82,4 @@ not_available() {
 		[ "$stderr" = "Error: SMC is not available in the running kernel (generic netlink family $family not found); load the smc module or use a kernel with CONFIG_SMC" ] ||
 			{ echo "smc $args: $stderr"; return 1; }
 	done
-}
-
-# smc_mkvar NAME: a variable of smc/Makefile (CC, CFLAGS, OBJS, ...)
-smc_mkvar() {
-	make -s --no-print-directory -C "$TOP/smc" \
-		--eval 'host-lib-print-%: ; @echo $($*)' "host-lib-print-$1"
-}
-
-# build_smc_fake OUT: the smc command with helpers/fake_genl.c in place of
-# lib/genl.c (the host has no SMC generic netlink family). The fake comes
-# before lib/libsmcutil.a, so that the linker takes the socket functions
-# from it and everything else (genl_msg.c, nl.c, ...) from the library;
-# the decoder comes from lib/smcdump/libsmcdump.a.
-build_smc_fake() {
-	local out=$1 cc cflags cppflags ldlibs o link=()
-	cc="$(smc_mkvar CC)"
-	cflags="$(smc_mkvar CFLAGS)"
-	cppflags="$(smc_mkvar CPPFLAGS)"
-	ldlibs="$(smc_mkvar LDLIBS)"
-	for o in $(smc_mkvar OBJS); do
-		link+=("$TOP/smc/$o")
-	done
-	# shellcheck disable=SC2086
-	(cd "$TOP/smc" &&
-	 $cc $cppflags $cflags -Werror -c -o "$out.fake_genl.o" \
-		"$H/fake_genl.c" &&
-	 $cc $cflags -o "$out" "${link[@]}" "$out.fake_genl.o" \
-		"$TOP/lib/smcdump/libsmcdump.a" "$TOP/lib/libsmcutil.a" $ldlibs)
 }

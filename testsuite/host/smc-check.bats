@@ -14,14 +14,9 @@ load lib
 
 setup_file() {
 	host_setup_file smc || return 1
-	export PROTO_SO="$T/smc-proto-fake.so" DIAG_SO="$T/socket-fake.so"
-	gcc -Wall -Wextra -Werror -shared -fPIC -o "$PROTO_SO" \
-		"$H/smc-proto-fake.c" -ldl >"$T/fake.log" 2>&1 &&
-	gcc -Wall -Wextra -Werror -shared -fPIC -o "$DIAG_SO" \
-		"$H/socket-fake.c" -ldl >>"$T/fake.log" 2>&1 || {
-		cat "$T/fake.log" >&3
+	export PROTO_SO="$H/smc-proto-fake.so" DIAG_SO="$H/socket-fake.so"
+	host_need testsuite/host/helpers smc-proto-fake.so socket-fake.so ||
 		return 1
-	}
 	python3 "$H/socket-case.py" empty "$T/empty"
 }
 

@@ -12,21 +12,9 @@ bats_require_minimum_version 1.5.0
 load lib
 
 setup_file() {
-	host_setup_file smc || return 1
-	export SMC_FAKE="$BATS_FILE_TMPDIR/smc-fake"
-	export JSON_DRIVER="$BATS_FILE_TMPDIR/json_driver"
-	local cc cflags cppflags
-	cc="$(smc_mkvar CC)"
-	cflags="$(smc_mkvar CFLAGS)"
-	cppflags="$(smc_mkvar CPPFLAGS)"
-	# shellcheck disable=SC2086
-	{ build_smc_fake "$SMC_FAKE" &&
-	  (cd "$TOP/smc" &&
-	   $cc $cppflags $cflags -Werror -o "$JSON_DRIVER" "$H/json_driver.c" \
-		"$TOP/lib/json_print.o"); } >"$BATS_FILE_TMPDIR/helpers.log" 2>&1 || {
-		cat "$BATS_FILE_TMPDIR/helpers.log" >&3
-		return 1
-	}
+	host_setup_fake || return 1
+	export JSON_DRIVER="$H/json_driver"
+	host_need testsuite/host/helpers json_driver
 }
 
 setup() {

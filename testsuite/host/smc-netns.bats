@@ -14,13 +14,9 @@ load lib
 
 setup_file() {
 	host_setup_file smc || return 1
-	export FAKE_SO="$BATS_FILE_TMPDIR/socket-fake.so"
+	export FAKE_SO="$H/socket-fake.so"
 	export CASES="$BATS_FILE_TMPDIR/cases"
-	gcc -Wall -Wextra -Werror -shared -fPIC -o "$FAKE_SO" \
-		"$H/socket-fake.c" -ldl >"$BATS_FILE_TMPDIR/fake.log" 2>&1 || {
-		cat "$BATS_FILE_TMPDIR/fake.log" >&3
-		return 1
-	}
+	host_need testsuite/host/helpers socket-fake.so || return 1
 	python3 "$H/socket-case.py" basic "$CASES/basic"
 }
 

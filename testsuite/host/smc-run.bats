@@ -22,12 +22,8 @@ setup_file() {
 	export TRAFFIC="$BATS_FILE_TMPDIR/smc-traffic"
 	cp "$TOP/testsuite/tools/smc-traffic" "$TRAFFIC"
 	export PRELOAD="$TOP/lib/smc-preload/libsmc-preload.so"
-	export FAKE_SO="$BATS_FILE_TMPDIR/smc-proto-fake.so"
-	gcc -Wall -Wextra -Werror -shared -fPIC -o "$FAKE_SO" \
-		"$H/smc-proto-fake.c" -ldl >"$BATS_FILE_TMPDIR/fake.log" 2>&1 || {
-		cat "$BATS_FILE_TMPDIR/fake.log" >&3
-		return 1
-	}
+	export FAKE_SO="$H/smc-proto-fake.so"
+	host_need testsuite/host/helpers smc-proto-fake.so
 }
 
 setup() {

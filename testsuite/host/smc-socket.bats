@@ -14,15 +14,11 @@ load lib
 
 setup_file() {
 	host_setup_file smc || return 1
-	export FAKE_SO="$BATS_FILE_TMPDIR/socket-fake.so"
+	export FAKE_SO="$H/socket-fake.so"
 	export CASES="$BATS_FILE_TMPDIR/cases"
 	export SMCSS="$BATS_FILE_TMPDIR/bin/smcss"
 
-	gcc -Wall -Wextra -Werror -shared -fPIC -o "$FAKE_SO" \
-		"$H/socket-fake.c" -ldl >"$BATS_FILE_TMPDIR/fake.log" 2>&1 || {
-		cat "$BATS_FILE_TMPDIR/fake.log" >&3
-		return 1
-	}
+	host_need testsuite/host/helpers socket-fake.so smc-fake || return 1
 	local c
 	for c in $(python3 "$H/socket-case.py" list); do
 		python3 "$H/socket-case.py" "$c" "$CASES/$c"
@@ -617,9 +613,8 @@ kernel_codes() {
 		fback+=" srv:$code:1"
 	done <<<"$codes"
 	# smc with helpers/fake_genl.c in place of the generic netlink socket
-	build_smc_fake "$BATS_TEST_TMPDIR/smc-fake"
 	export SMC_FAKE_TABLE="$BATS_TEST_TMPDIR/t" SMC_FAKE_LOG="$BATS_TEST_TMPDIR/l"
-	SMC_FAKE_FBACK="srv_cnt=36$fback" run -0 "$BATS_TEST_TMPDIR/smc-fake" stats
+	SMC_FAKE_FBACK="srv_cnt=36$fback" run -0 "$H/smc-fake" stats
 	while read -r code name; do
 		grep -Eq "^  server $code $name +1  [a-zA-Z]" <<<"$output" || {
 			echo "$code $name missing"
@@ -627,7 +622,7 @@ kernel_codes() {
 		}
 	done <<<"$codes"
 	SMC_FAKE_FBACK="srv_cnt=1 clnt_cnt=1 srv:0x0303000c:1 clnt:0x7f000001:1" \
-		run -0 "$BATS_TEST_TMPDIR/smc-fake" stats
+		run -0 "$H/smc-fake" stats
 	[[ "$(squeeze <<<"$output")" == *" server 0x0303000c ? 1 unknown reason"* ]]
 	[[ "$(squeeze <<<"$output")" == *" client 0x7f000001 ? 1 unknown reason"* ]]
 }
