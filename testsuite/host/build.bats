@@ -125,9 +125,9 @@ TEST "a" {
 	cat <<END
 ! not a command: a here-document
 END
-	! grep -q x /dev/null &&
+	NOT grep -q x /dev/null &&
 		true
-	! grep -q x \
+	NOT grep -q x \
 		/dev/null
 	[ 1 = 1 ]
 	# ! a comment
@@ -135,8 +135,9 @@ END
 }
 EOF
 	# bats takes an "@test" at a line's start as a test even inside a
-	# here-document: the planted file gets its @test only now
-	sed -i 's/^TEST /@test /' "$f"
+	# here-document, and checkers of the suite take its dead lines for
+	# ours: the planted file gets its @test and those "!" only now
+	sed -i -e 's/^TEST /@test /' -e 's/^\tNOT /\t! /' "$f"
 	run -1 python3 "$TLIB/dead_bang.py" "$f"
 	echo "$output"
 	[ "$output" = "$f:12: ! grep -q x /dev/null && true
