@@ -31,10 +31,7 @@ setup() {
 }
 
 teardown() {
-	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
-	[ -z "$SPID" ] || kill "$SPID" 2>/dev/null || true
-	[ -z "${CAP_PID:-}" ] || kill "$CAP_PID" 2>/dev/null || true
-	ip link del smcd0 2>/dev/null || true
+	vm_teardown "$SPID" "${CAP_PID:-}"
 }
 
 # xfer NAME [SERVER OPTIONS...]: BYTES each way over SMC-D loopback on one

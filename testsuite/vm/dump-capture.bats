@@ -31,48 +31,8 @@ setup() {
 	FG_PID=
 }
 
-# the named netns of the test (no program started: each start costs)
-all_netns() {
-	local f
-	for f in /run/netns/*; do
-		[ -e "$f" ] && echo "${f##*/}"
-	done
-	return 0
-}
-
-# the smc-dummy links of NETNS ("" the initial one)
-links_in() {
-	local idx name rest
-	run_in "$1" ip -o link show type smc-dummy 2>/dev/null |
-		while read -r idx name rest; do
-			name=${name%:}
-			echo "${name%@*}"
-		done
-}
-
 teardown() {
-	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
-	local ns l left=
-	for ns in "" $(all_netns); do
-		for l in $(links_in "$ns"); do
-			left="$left ${ns:-init}/$l"
-		done
-	done
-	# clean up whatever the test left, then say so
-	[ -z "$FG_PID" ] || kill -KILL "$FG_PID" 2>/dev/null || true
-	if [ -n "$left" ]; then
-		for ns in "" $(all_netns); do
-			run_in "$ns" "$SMC" dump stop all >/dev/null 2>&1 || true
-			for l in $(links_in "$ns"); do
-				run_in "$ns" ip link del "$l" || true
-			done
-		done
-	fi
-	[ -z "$(all_netns)" ] || ip -all netns delete
-	if [ -n "$left" ]; then
-		echo "smc-dummy links left behind:$left"
-		return 1
-	fi
+	vm_teardown --strict "$FG_PID"
 }
 
 # fg_start NETNS -- ARGS...: smc dump start ARGS ("" NETNS: here) in the

@@ -17,9 +17,7 @@ setup() {
 }
 
 teardown() {
-	[ -n "${TD_PID:-}" ] && kill "$TD_PID" 2>/dev/null
-	ip link del smcd9 2>/dev/null || true
-	return 0
+	vm_teardown "${TD_PID:-}"
 }
 
 @test "tcpdump -U -w - | smc dump read -: the first record within a second" {

@@ -14,14 +14,7 @@ setup() {
 }
 
 teardown() {
-	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
-	local l
-	pkill tcpdump || true
-	pkill -f smc-traffic || true
-	for l in $(ip -o link show type smc-dummy 2>/dev/null | awk -F': ' '{ print $2 }'); do
-		ip link del "${l%@*}"
-	done
-	ip -all netns delete 2>/dev/null || true
+	vm_teardown
 }
 
 # tap_any NETNS LOG: tcpdump -i any in NETNS (unbound ETH_P_ALL), its pid

@@ -32,6 +32,64 @@ vm_setup_ueid() {
 	ensure_ueid
 }
 
+# all_netns: the named network namespaces (ip netns add) of the test
+all_netns() {
+	local f
+	for f in /run/netns/*; do
+		[ -e "$f" ] && echo "${f##*/}"
+	done
+	return 0
+}
+
+# links_in NETNS: the smc-dummy links of NETNS ("" the initial one)
+links_in() {
+	local idx name rest
+	run_in "$1" ip -o link show type smc-dummy 2>/dev/null |
+		while read -r idx name rest; do
+			name=${name%:}
+			echo "${name%@*}"
+		done
+}
+
+# vm_teardown [--strict] [PID]...: the teardown of the VM test files. Ends
+# each PID given (empty ones are skipped), every tcpdump and smc-traffic,
+# stops smc dump and deletes every smc-dummy link in each netns, then the
+# named netns. With --strict a link that was still there when the test
+# ended fails the teardown, named (ns/link): the test left it behind.
+# Outside the guest it does nothing.
+vm_teardown() {
+	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
+	local strict= ns l p left=
+	if [ "${1:-}" = --strict ]; then
+		strict=1
+		shift
+	fi
+	for ns in "" $(all_netns); do
+		for l in $(links_in "$ns"); do
+			left="$left ${ns:-init}/$l"
+		done
+	done
+	for p in "$@"; do
+		[ -z "$p" ] || kill -KILL "$p" 2>/dev/null || true
+	done
+	pkill -KILL -x tcpdump || true
+	pkill -KILL -f smc-traffic || true
+	if [ -n "$left" ]; then
+		for ns in "" $(all_netns); do
+			run_in "$ns" "$SMC" dump stop all >/dev/null 2>&1 || true
+			for l in $(links_in "$ns"); do
+				run_in "$ns" ip link del "$l" || true
+			done
+		done
+	fi
+	[ -z "$(all_netns)" ] || ip -all netns delete
+	if [ -n "$strict" ] && [ -n "$left" ]; then
+		echo "smc-dummy links left behind:$left"
+		return 1
+	fi
+	return 0
+}
+
 # run_in NETNS CMD...: CMD in a netns, or here when NETNS is empty
 run_in() {
 	local ns=$1
