@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -72,6 +73,20 @@ int invalid_rule(const char *what, const char *arg, const char *rule,
  * unchanged).
  */
 int next_arg(int *argcp, char ***argvp, const char *object);
+
+/*
+ * get_u64(), get_u32(), get_u16() - iproute2's get_uN(): the
+ * unsigned number @arg is, read as strtoull() does in @base (0: "0x" hex,
+ * "0" octal, else decimal; leading white space and a '+' allowed)
+ * @val: where the number goes, 8, 4 or 2 bytes; unchanged on error
+ *
+ * Return: 0, or -1 without a message when @arg is empty, has anything
+ * after the digits, is negative (a '-' sign, "-0" included) or does not
+ * fit in @val; the caller reports the error in its own words.
+ */
+int get_u64(uint64_t *val, const char *arg, int base);
+int get_u32(uint32_t *val, const char *arg, int base);
+int get_u16(uint16_t *val, const char *arg, int base);
 
 /* get_hex() - value of hex digit @c, -1 when it is none */
 int get_hex(char c);

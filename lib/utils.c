@@ -2,6 +2,8 @@
 /*
  * utils.c - helpers of every object of the smc command (see utils.h)
  */
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,54 @@ int next_arg(int *argcp, char ***argvp, const char *object)
 	}
 	(*argcp)--;
 	(*argvp)++;
+	return 0;
+}
+
+/* the number in @arg, at most @max; -1 as get_u64() documents */
+static int get_unsigned(uint64_t *val, const char *arg, int base,
+			uint64_t max)
+{
+	const char *p = arg;
+	unsigned long long v;
+	char *end;
+
+	if (!arg)
+		return -1;
+	while (isspace((unsigned char)*p))
+		p++;
+	/* strtoull() negates "-N" into a large number, not an error */
+	if (*p == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(arg, &end, base);
+	if (end == arg || *end || errno || v > max)
+		return -1;
+	*val = v;
+	return 0;
+}
+
+int get_u64(uint64_t *val, const char *arg, int base)
+{
+	return get_unsigned(val, arg, base, UINT64_MAX);
+}
+
+int get_u32(uint32_t *val, const char *arg, int base)
+{
+	uint64_t v;
+
+	if (get_unsigned(&v, arg, base, UINT32_MAX))
+		return -1;
+	*val = v;
+	return 0;
+}
+
+int get_u16(uint16_t *val, const char *arg, int base)
+{
+	uint64_t v;
+
+	if (get_unsigned(&v, arg, base, UINT16_MAX))
+		return -1;
+	*val = v;
 	return 0;
 }
 

@@ -400,12 +400,9 @@ static int check_client(const char *host, const char *port)
 
 static int parse_port(const char *arg, unsigned int *port)
 {
-	unsigned long v;
-	char *end;
+	uint16_t v;
 
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || !v || v > 65535)
+	if (get_u16(&v, arg, 10) || !v)
 		return invarg("not a port number (1 to 65535)", arg);
 	*port = v;
 	return 0;
@@ -422,7 +419,7 @@ static int extra(const char *arg)
 /* smc check { HOST PORT | server PORT | loopback } */
 int do_check(int argc, char **argv)
 {
-	unsigned int port;
+	unsigned int port = 0;	/* set by parse_port() when it returns 0 */
 
 	if (argc < 1) {
 		fprintf(stderr,

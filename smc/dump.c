@@ -186,8 +186,6 @@ static int parse(int argc, char **argv, struct opts *o)
 				return invarg("expected little or big",
 					      argv[i]);
 		} else if (!strcmp(a, "max-gap") || !strcmp(a, "--max-gap")) {
-			char *end;
-
 			if (++i == argc) {
 				fprintf(stderr,
 					"Error: \"%s\" needs a number of bytes, try \"smc dump help\".\n",
@@ -196,15 +194,12 @@ static int parse(int argc, char **argv, struct opts *o)
 			}
 			if (once(&seen, SEEN_MAX_GAP, "max-gap", argv[i]))
 				return DUMP_EXIT_USAGE;
-			errno = 0;
-			o->d.max_gap = strtoull(argv[i], &end, 0);
-			if (errno || end == argv[i] || *end || argv[i][0] == '-')
+			if (get_u64(&o->d.max_gap, argv[i], 0))
 				return invarg("expected a number of bytes",
 					      argv[i]);
 		} else if (o->d.cmd == DUMP_CMD_ANALYZE &&
 			   (!strcmp(a, "window") || !strcmp(a, "token"))) {
-			char *end;
-			unsigned long long v;
+			uint64_t v;
 
 			if (++i == argc) {
 				fprintf(stderr,
@@ -217,10 +212,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			    once(&seen, SEEN_WINDOW, "window", argv[i]) :
 			    once(&seen, SEEN_TOKEN, "token", argv[i]))
 				return DUMP_EXIT_USAGE;
-			errno = 0;
-			v = strtoull(argv[i], &end, 0);
-			if (errno || end == argv[i] || *end ||
-			    argv[i][0] == '-')
+			if (get_u64(&v, argv[i], 0))
 				return invarg(a[0] == 'w' ?
 					      "expected milliseconds" :
 					      "expected a token (0x...)",

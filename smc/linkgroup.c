@@ -529,16 +529,11 @@ static void print_links(const struct lgr_list *l, const struct filter *f)
 
 static int parse_id(const char *arg, uint32_t *id)
 {
-	unsigned long v;
-	char *end;
+	uint32_t v;
 
 	if (!strncmp(arg, "0x", 2) || !strncmp(arg, "0X", 2))
 		arg += 2;
-	if (!*arg || strlen(arg) > 8)
-		return -1;
-	errno = 0;
-	v = strtoul(arg, &end, 16);
-	if (errno || *end)
+	if (strlen(arg) > 8 || get_u32(&v, arg, 16))
 		return -1;
 	*id = v;
 	return 0;

@@ -372,9 +372,8 @@ static int needs_pnetid(const char *cmd)
 static int parse_devs(int argc, char **argv, struct pnet_dev *dev,
 		      unsigned int *n)
 {
-	unsigned long port;
+	uint32_t port;
 	unsigned int i;
-	char *end;
 	int ret;
 
 	*n = 0;
@@ -392,10 +391,10 @@ static int parse_devs(int argc, char **argv, struct pnet_dev *dev,
 						 argv[0]);
 			if (dev[*n - 1].port)
 				return duparg("port", argv[0]);
-			errno = 0;
-			port = strtoul(argv[0], &end, 10);
-			if (argv[0][0] < '0' || argv[0][0] > '9' || *end ||
-			    errno || port < 1 || port > MAX_PORTS)
+			/* a digit first: no blank or sign before the port */
+			if (argv[0][0] < '0' || argv[0][0] > '9' ||
+			    get_u32(&port, argv[0], 10) ||
+			    port < 1 || port > MAX_PORTS)
 				return invalid_rule("IB port", argv[0],
 						    "it is not 1 or 2", -1);
 			dev[*n - 1].port = port;

@@ -1205,12 +1205,9 @@ int smc_socket_lookup(unsigned long long inode, struct smc_sock_state *st)
 
 static int parse_code(const char *arg, uint32_t *code)
 {
-	unsigned long long v;
-	char *end;
+	uint32_t v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || arg[0] == '-' || v > UINT32_MAX)
+	if (get_u32(&v, arg, 0))
 		return -1;
 	*code = v;
 	return 0;
