@@ -168,8 +168,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			   !strcmp(a, "help")) {
 			usage(stdout);
 			return -1;
-		} else if (!strcmp(a, "cdc-endian") ||
-			   !strcmp(a, "--cdc-endian")) {
+		} else if (!strcmp(a, "cdc-endian")) {
 			if (++i == argc) {
 				fprintf(stderr,
 					"Error: \"%s\" needs little or big, try \"smc dump help\".\n",
@@ -229,15 +228,13 @@ static int parse(int argc, char **argv, struct opts *o)
 				o->d.has_token = true;
 				o->d.token = (uint32_t)v;
 			}
-		} else if (!strncmp(a, "--cdc-endian=", 13)) {
-			if (once(&seen, SEEN_ENDIAN, "cdc-endian", a + 13))
-				return DUMP_EXIT_USAGE;
-			if (!matches(a + 13, "little"))
-				o->d.cdc_big_endian = false;
-			else if (!matches(a + 13, "big"))
-				o->d.cdc_big_endian = true;
-			else
-				return invarg("expected little or big", a + 13);
+		} else if (!strncmp(a, "--cdc-endian", 12) &&
+			   (!a[12] || a[12] == '=')) {
+			/* one grammar, the keyword one of the man page */
+			fprintf(stderr,
+				"Error: \"%s\" is not an option, write \"cdc-endian { little | big }\", try \"smc dump help\".\n",
+				a);
+			return DUMP_EXIT_USAGE;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr,
 				"Error: unknown option \"%s\", try \"smc dump help\".\n",
