@@ -26,6 +26,32 @@ int matches(const char *prefix, const char *string)
 	return *prefix != '\0';
 }
 
+int cmd_select(const struct cmd *cmds, int argc, char **argv,
+	       const char *object, void (*usage)(FILE *fp))
+{
+	const struct cmd *c;
+
+	if (argc < 1)
+		return cmds[0].func(0, argv);
+	if (matches(argv[0], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (c = cmds; c->name; c++) {
+		if (c->flags & CMD_EXACT ? strcmp(argv[0], c->name) :
+		    matches(argv[0], c->name))
+			continue;
+		if (c->flags & CMD_KEEP)
+			return c->func(argc, argv);
+		return c->func(argc - 1, argv + 1);
+	}
+	if (c->func)
+		return c->func(argc, argv);
+	fprintf(stderr, "Command \"%s\" is unknown, try \"smc %s help\".\n",
+		argv[0], object);
+	return EXIT_USAGE;
+}
+
 int invarg(const char *msg, const char *arg)
 {
 	fprintf(stderr, "Error: argument \"%s\" is wrong: %s\n", arg, msg);
