@@ -426,7 +426,7 @@ static int check_cmd_loopback(int argc, char **argv)
 /* server PORT */
 static int check_cmd_server(int argc, char **argv)
 {
-	unsigned int port = 0;	/* set by parse_port() when it returns 0 */
+	unsigned int port = 0;	/* parse_port() sets it */
 
 	if (argc < 1) {
 		fprintf(stderr,
