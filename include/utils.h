@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -31,6 +33,47 @@
  * and strcmp(), so `if (matches(arg, "show") == 0)` reads "arg is show".
  */
 int matches(const char *prefix, const char *string);
+
+/*
+ * struct cmd - one command of an object (or one object of smc), for
+ * cmd_select(); a table of them ends with an entry whose @name is NULL
+ * @name: the command word
+ * @func: its handler: @argc and @argv are the arguments after the word,
+ *	or from the word on with CMD_KEEP; in the end entry, NULL or the
+ *	handler of a word that is no command (cmd_select() passes it all)
+ * @flags: CMD_EXACT, the word is not abbreviated; CMD_KEEP, @func gets
+ *	the word as argv[0] (a first argument that means "show")
+ */
+struct cmd {
+	const char *name;
+	int (*func)(int argc, char **argv);
+	unsigned int flags;
+};
+
+#define CMD_EXACT	0x1
+#define CMD_KEEP	0x2
+
+/*
+ * cmd_select() - run the command argv[0] names, as bpftool's cmd_select()
+ * and iproute2's if/else chains of matches() do
+ * @cmds: the object's table; the first entry argv[0] abbreviates (the
+ *	whole word for CMD_EXACT) wins, so table order is the order of
+ *	precedence
+ * @argc, @argv: the arguments after the object, argv[0] the command; no
+ *	argument at all runs the first entry with none
+ * @object: the object's name for the messages, "pnet"
+ * @usage: prints the object's usage on the stream given
+ *
+ * "help", and any abbreviation of it, comes before the table: @usage on
+ * stdout. A word that is no command goes to the end entry's handler, or
+ * without one is 'Command "WORD" is unknown, try "smc OBJECT help".' on
+ * stderr.
+ *
+ * Return: the handler's return, EXIT_OK for help, EXIT_USAGE for a word
+ * that is no command.
+ */
+int cmd_select(const struct cmd *cmds, int argc, char **argv,
+	       const char *object, void (*usage)(FILE *fp));
 
 /*
  * invarg() - report an invalid argument: 'Error: argument "ARG" is wrong:
@@ -72,6 +115,20 @@ int invalid_rule(const char *what, const char *arg, const char *rule,
  * unchanged).
  */
 int next_arg(int *argcp, char ***argvp, const char *object);
+
+/*
+ * get_u64(), get_u32(), get_u16() - iproute2's get_uN(): the
+ * unsigned number @arg is, read as strtoull() does in @base (0: "0x" hex,
+ * "0" octal, else decimal; leading white space and a '+' allowed)
+ * @val: where the number goes, 8, 4 or 2 bytes; unchanged on error
+ *
+ * Return: 0, or -1 without a message when @arg is empty, has anything
+ * after the digits, is negative (a '-' sign, "-0" included) or does not
+ * fit in @val; the caller reports the error in its own words.
+ */
+int get_u64(uint64_t *val, const char *arg, int base);
+int get_u32(uint32_t *val, const char *arg, int base);
+int get_u16(uint16_t *val, const char *arg, int base);
 
 /* get_hex() - value of hex digit @c, -1 when it is none */
 int get_hex(char c);

@@ -2,6 +2,8 @@
 /*
  * utils.c - helpers of every object of the smc command (see utils.h)
  */
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,32 @@ int matches(const char *prefix, const char *string)
 		string++;
 	}
 	return *prefix != '\0';
+}
+
+int cmd_select(const struct cmd *cmds, int argc, char **argv,
+	       const char *object, void (*usage)(FILE *fp))
+{
+	const struct cmd *c;
+
+	if (argc < 1)
+		return cmds[0].func(0, argv);
+	if (matches(argv[0], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (c = cmds; c->name; c++) {
+		if (c->flags & CMD_EXACT ? strcmp(argv[0], c->name) :
+		    matches(argv[0], c->name))
+			continue;
+		if (c->flags & CMD_KEEP)
+			return c->func(argc, argv);
+		return c->func(argc - 1, argv + 1);
+	}
+	if (c->func)
+		return c->func(argc, argv);
+	fprintf(stderr, "Command \"%s\" is unknown, try \"smc %s help\".\n",
+		argv[0], object);
+	return EXIT_USAGE;
 }
 
 int invarg(const char *msg, const char *arg)
@@ -48,6 +76,54 @@ int next_arg(int *argcp, char ***argvp, const char *object)
 	}
 	(*argcp)--;
 	(*argvp)++;
+	return 0;
+}
+
+/* the number in @arg, at most @max; -1 as get_u64() documents */
+static int get_unsigned(uint64_t *val, const char *arg, int base,
+			uint64_t max)
+{
+	const char *p = arg;
+	unsigned long long v;
+	char *end;
+
+	if (!arg)
+		return -1;
+	while (isspace((unsigned char)*p))
+		p++;
+	/* strtoull() negates "-N" into a large number, not an error */
+	if (*p == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(arg, &end, base);
+	if (end == arg || *end || errno || v > max)
+		return -1;
+	*val = v;
+	return 0;
+}
+
+int get_u64(uint64_t *val, const char *arg, int base)
+{
+	return get_unsigned(val, arg, base, UINT64_MAX);
+}
+
+int get_u32(uint32_t *val, const char *arg, int base)
+{
+	uint64_t v;
+
+	if (get_unsigned(&v, arg, base, UINT32_MAX))
+		return -1;
+	*val = v;
+	return 0;
+}
+
+int get_u16(uint16_t *val, const char *arg, int base)
+{
+	uint64_t v;
+
+	if (get_unsigned(&v, arg, base, UINT16_MAX))
+		return -1;
+	*val = v;
 	return 0;
 }
 

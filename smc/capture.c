@@ -183,17 +183,14 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 			o->type = k;
 			seen_type = true;
 		} else if (matches(a, "snaplen") == 0) {
-			char *end;
-			unsigned long n;
+			uint16_t n;
 
 			if (seen_snap)
 				return duparg("snaplen", v);
-			errno = 0;
-			n = strtoul(v, &end, 10);
-			if (!*v || *end || errno || n > 65535 || v[0] == '-')
+			if (get_u16(&n, v, 10))
 				return invarg("snaplen must be a number of bytes from 0 (all) to 65535",
 					      v);
-			o->snaplen = (uint32_t)n;
+			o->snaplen = n;
 			seen_snap = true;
 		} else if (matches(a, "backend") == 0) {
 			static const char *const names[] = {
@@ -209,18 +206,15 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 			o->backend = k;
 			seen_backend = true;
 		} else if (matches(a, "ring") == 0) {
-			char *end;
-			unsigned long n;
+			uint32_t n;
 
 			if (seen_ring)
 				return duparg("ring", v);
-			errno = 0;
-			n = strtoul(v, &end, 0);
-			if (!*v || *end || errno || v[0] == '-' ||
-			    n < 4096 || n > (1UL << 30) || (n & (n - 1)))
+			if (get_u32(&n, v, 0) ||
+			    n < 4096 || n > (1U << 30) || (n & (n - 1)))
 				return invarg("ring must be a power of two of bytes from 4096 to 1073741824",
 					      v);
-			o->ring = (uint32_t)n;
+			o->ring = n;
 			seen_ring = true;
 		} else if (matches(a, "nice") == 0) {
 			char *end;

@@ -400,12 +400,9 @@ static int check_client(const char *host, const char *port)
 
 static int parse_port(const char *arg, unsigned int *port)
 {
-	unsigned long v;
-	char *end;
+	uint16_t v;
 
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || !v || v > 65535)
+	if (get_u16(&v, arg, 10) || !v)
 		return invarg("not a port number (1 to 65535)", arg);
 	*port = v;
 	return 0;
@@ -419,37 +416,35 @@ static int extra(const char *arg)
 	return EXIT_USAGE;
 }
 
-/* smc check { HOST PORT | server PORT | loopback } */
-int do_check(int argc, char **argv)
+static int check_cmd_loopback(int argc, char **argv)
 {
-	unsigned int port;
+	if (argc > 0)
+		return extra(argv[0]);
+	return check_loopback();
+}
+
+/* server PORT */
+static int check_cmd_server(int argc, char **argv)
+{
+	unsigned int port = 0;	/* parse_port() sets it */
 
 	if (argc < 1) {
 		fprintf(stderr,
-			"Error: check needs HOST PORT, server PORT or loopback, try \"smc check help\".\n");
+			"Error: \"server\" needs a PORT, try \"smc check help\".\n");
 		return EXIT_USAGE;
 	}
-	if (matches(argv[0], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(argv[0], "loopback")) {
-		if (argc > 1)
-			return extra(argv[1]);
-		return check_loopback();
-	}
-	if (!strcmp(argv[0], "server")) {
-		if (argc < 2) {
-			fprintf(stderr,
-				"Error: \"server\" needs a PORT, try \"smc check help\".\n");
-			return EXIT_USAGE;
-		}
-		if (argc > 2)
-			return extra(argv[2]);
-		if (parse_port(argv[1], &port))
-			return EXIT_USAGE;
-		return check_server(port);
-	}
+	if (argc > 1)
+		return extra(argv[1]);
+	if (parse_port(argv[0], &port))
+		return EXIT_USAGE;
+	return check_server(port);
+}
+
+/* HOST PORT */
+static int check_cmd_client(int argc, char **argv)
+{
+	unsigned int port;
+
 	if (argc < 2) {
 		fprintf(stderr,
 			"Error: \"%s\" needs a PORT, try \"smc check help\".\n",
@@ -461,4 +456,22 @@ int do_check(int argc, char **argv)
 	if (parse_port(argv[1], &port))
 		return EXIT_USAGE;
 	return check_client(argv[0], argv[1]);
+}
+
+/* any other first word is the HOST of a client check */
+static const struct cmd check_cmds[] = {
+	{ "loopback", check_cmd_loopback, CMD_EXACT },
+	{ "server", check_cmd_server, CMD_EXACT },
+	{ NULL, check_cmd_client, 0 },
+};
+
+/* smc check { HOST PORT | server PORT | loopback } */
+int do_check(int argc, char **argv)
+{
+	if (argc < 1) {
+		fprintf(stderr,
+			"Error: check needs HOST PORT, server PORT or loopback, try \"smc check help\".\n");
+		return EXIT_USAGE;
+	}
+	return cmd_select(check_cmds, argc, argv, "check", usage);
 }

@@ -396,10 +396,6 @@ static int parse_args(int argc, char **argv, struct smc_dev_filter *f)
 	int ret;
 
 	f->smcd = f->smcr = true;
-	if (argc && matches(argv[0], "show") == 0) {
-		argc--;
-		argv++;
-	}
 	for (; argc > 0; argc--, argv++) {
 		if (!strcmp(argv[0], "all"))
 			continue;
@@ -425,33 +421,14 @@ static int parse_args(int argc, char **argv, struct smc_dev_filter *f)
 	return 0;
 }
 
-/**
- * do_device() - smc device [ show ] [ all ] [ type TYPE ] [ netdev NETDEV ]
- * [ ibdev IBDEV ] | help
- * @argc: number of arguments after "device"
- * @argv: those arguments
- *
- * Return: 0, 1 when the devices cannot be read, 2 on a usage error.
- */
-int do_device(int argc, char **argv)
+/* show [ all ] [ type TYPE ] [ netdev NETDEV ] [ ibdev IBDEV ] */
+static int device_show(int argc, char **argv)
 {
 	struct smc_dev_list smcd = { 0 }, smcr = { 0 };
 	struct smc_dev_filter f = { 0 };
 	struct smc_genl g;
 	int ret;
 
-	if (argc >= 1 && matches(argv[0], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (argc >= 1 && strcmp(argv[0], "all") && strcmp(argv[0], "type") &&
-	    strcmp(argv[0], "netdev") && strcmp(argv[0], "ibdev") &&
-	    matches(argv[0], "show")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"smc device help\".\n",
-			argv[0]);
-		return EXIT_USAGE;
-	}
 	ret = parse_args(argc, argv, &f);
 	if (ret)
 		return ret;
@@ -479,4 +456,27 @@ out:
 	smc_dev_free(&smcd);
 	smc_dev_free(&smcr);
 	return ret ? EXIT_FAIL : EXIT_OK;
+}
+
+/* a filter keyword first is "show" left out */
+static const struct cmd device_cmds[] = {
+	{ "show", device_show, 0 },
+	{ "all", device_show, CMD_EXACT | CMD_KEEP },
+	{ "type", device_show, CMD_EXACT | CMD_KEEP },
+	{ "netdev", device_show, CMD_EXACT | CMD_KEEP },
+	{ "ibdev", device_show, CMD_EXACT | CMD_KEEP },
+	{ NULL, NULL, 0 },
+};
+
+/**
+ * do_device() - smc device [ show ] [ all ] [ type TYPE ] [ netdev NETDEV ]
+ * [ ibdev IBDEV ] | help
+ * @argc: number of arguments after "device"
+ * @argv: those arguments
+ *
+ * Return: 0, 1 when the devices cannot be read, 2 on a usage error.
+ */
+int do_device(int argc, char **argv)
+{
+	return cmd_select(device_cmds, argc, argv, "device", usage);
 }

@@ -168,8 +168,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			   !strcmp(a, "help")) {
 			usage(stdout);
 			return -1;
-		} else if (!strcmp(a, "cdc-endian") ||
-			   !strcmp(a, "--cdc-endian")) {
+		} else if (!strcmp(a, "cdc-endian")) {
 			if (++i == argc) {
 				fprintf(stderr,
 					"Error: \"%s\" needs little or big, try \"smc dump help\".\n",
@@ -186,8 +185,6 @@ static int parse(int argc, char **argv, struct opts *o)
 				return invarg("expected little or big",
 					      argv[i]);
 		} else if (!strcmp(a, "max-gap") || !strcmp(a, "--max-gap")) {
-			char *end;
-
 			if (++i == argc) {
 				fprintf(stderr,
 					"Error: \"%s\" needs a number of bytes, try \"smc dump help\".\n",
@@ -196,15 +193,12 @@ static int parse(int argc, char **argv, struct opts *o)
 			}
 			if (once(&seen, SEEN_MAX_GAP, "max-gap", argv[i]))
 				return DUMP_EXIT_USAGE;
-			errno = 0;
-			o->d.max_gap = strtoull(argv[i], &end, 0);
-			if (errno || end == argv[i] || *end || argv[i][0] == '-')
+			if (get_u64(&o->d.max_gap, argv[i], 0))
 				return invarg("expected a number of bytes",
 					      argv[i]);
 		} else if (o->d.cmd == DUMP_CMD_ANALYZE &&
 			   (!strcmp(a, "window") || !strcmp(a, "token"))) {
-			char *end;
-			unsigned long long v;
+			uint64_t v;
 
 			if (++i == argc) {
 				fprintf(stderr,
@@ -217,10 +211,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			    once(&seen, SEEN_WINDOW, "window", argv[i]) :
 			    once(&seen, SEEN_TOKEN, "token", argv[i]))
 				return DUMP_EXIT_USAGE;
-			errno = 0;
-			v = strtoull(argv[i], &end, 0);
-			if (errno || end == argv[i] || *end ||
-			    argv[i][0] == '-')
+			if (get_u64(&v, argv[i], 0))
 				return invarg(a[0] == 'w' ?
 					      "expected milliseconds" :
 					      "expected a token (0x...)",
@@ -237,15 +228,13 @@ static int parse(int argc, char **argv, struct opts *o)
 				o->d.has_token = true;
 				o->d.token = (uint32_t)v;
 			}
-		} else if (!strncmp(a, "--cdc-endian=", 13)) {
-			if (once(&seen, SEEN_ENDIAN, "cdc-endian", a + 13))
-				return DUMP_EXIT_USAGE;
-			if (!matches(a + 13, "little"))
-				o->d.cdc_big_endian = false;
-			else if (!matches(a + 13, "big"))
-				o->d.cdc_big_endian = true;
-			else
-				return invarg("expected little or big", a + 13);
+		} else if (!strncmp(a, "--cdc-endian", 12) &&
+			   (!a[12] || a[12] == '=')) {
+			/* one grammar, the keyword one of the man page */
+			fprintf(stderr,
+				"Error: \"%s\" is not an option, write \"cdc-endian { little | big }\", try \"smc dump help\".\n",
+				a);
+			return DUMP_EXIT_USAGE;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr,
 				"Error: unknown option \"%s\", try \"smc dump help\".\n",
@@ -278,6 +267,67 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
+/* read, follow, stats, analyze: @cmd with its keywords and FILE [DIR] */
+static int dump_file(enum dump_cmd cmd, int argc, char **argv)
+{
+	struct opts o = { 0 };
+	int rc;
+
+	o.d.cmd = cmd;
+	o.d.max_gap = DUMP_MAX_GAP;
+	o.d.details = show_details;
+	o.d.hex = show_hex;
+	o.d.json = json;
+	o.d.pretty = pretty;
+	rc = parse(argc, argv, &o);
+	if (rc < 0)
+		return DUMP_EXIT_OK;
+	if (rc)
+		return rc;
+	return run(&o);
+}
+
+static int dump_read(int argc, char **argv)
+{
+	return dump_file(DUMP_CMD_READ, argc, argv);
+}
+
+static int dump_follow(int argc, char **argv)
+{
+	return dump_file(DUMP_CMD_FOLLOW, argc, argv);
+}
+
+static int dump_stats(int argc, char **argv)
+{
+	return dump_file(DUMP_CMD_STATS, argc, argv);
+}
+
+static int dump_analyze(int argc, char **argv)
+{
+	return dump_file(DUMP_CMD_ANALYZE, argc, argv);
+}
+
+static int dump_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	usage(stdout);
+	return DUMP_EXIT_OK;
+}
+
+static const struct cmd dump_cmds[] = {
+	{ "start", dump_start, CMD_EXACT },
+	{ "stop", dump_stop, CMD_EXACT },
+	{ "show", dump_show, CMD_EXACT },
+	{ "graph", dump_graph, CMD_EXACT },
+	{ "read", dump_read, 0 },
+	{ "follow", dump_follow, 0 },
+	{ "stats", dump_stats, 0 },
+	{ "analyze", dump_analyze, 0 },
+	{ "-h", dump_help, CMD_EXACT },
+	{ NULL, NULL, 0 },
+};
+
 /**
  * do_dump() - the "smc dump" object
  * @argc: number of arguments in @argv
@@ -294,47 +344,9 @@ static int parse(int argc, char **argv, struct opts *o)
  */
 int do_dump(int argc, char **argv)
 {
-	struct opts o = { 0 };
-	int rc;
-
 	if (argc < 1) {
 		usage(stderr);
 		return DUMP_EXIT_USAGE;
 	}
-	if (!strcmp(argv[0], "start"))
-		return dump_start(argc - 1, argv + 1);
-	if (!strcmp(argv[0], "stop"))
-		return dump_stop(argc - 1, argv + 1);
-	if (!strcmp(argv[0], "show"))
-		return dump_show(argc - 1, argv + 1);
-	if (!strcmp(argv[0], "graph"))
-		return dump_graph(argc - 1, argv + 1);
-	if (!matches(argv[0], "read")) {
-		o.d.cmd = DUMP_CMD_READ;
-	} else if (!matches(argv[0], "follow")) {
-		o.d.cmd = DUMP_CMD_FOLLOW;
-	} else if (!matches(argv[0], "stats")) {
-		o.d.cmd = DUMP_CMD_STATS;
-	} else if (!matches(argv[0], "analyze")) {
-		o.d.cmd = DUMP_CMD_ANALYZE;
-	} else if (!matches(argv[0], "help") || !strcmp(argv[0], "-h")) {
-		usage(stdout);
-		return DUMP_EXIT_OK;
-	} else {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"smc dump help\".\n",
-			argv[0]);
-		return DUMP_EXIT_USAGE;
-	}
-	o.d.max_gap = DUMP_MAX_GAP;
-	o.d.details = show_details;
-	o.d.hex = show_hex;
-	o.d.json = json;
-	o.d.pretty = pretty;
-	rc = parse(argc - 1, argv + 1, &o);
-	if (rc < 0)
-		return DUMP_EXIT_OK;
-	if (rc)
-		return rc;
-	return run(&o);
+	return cmd_select(dump_cmds, argc, argv, "dump", usage);
 }

@@ -859,17 +859,13 @@ static int parse(int argc, char **argv, struct gopts *o)
 					return invarg("expected little or big",
 						      argv[i]);
 			} else {
-				unsigned long long v;
-				char *end;
+				uint32_t v;
 
-				errno = 0;
-				v = strtoull(argv[i], &end, 0);
-				if (errno || end == argv[i] || *end ||
-				    argv[i][0] == '-' || v > UINT32_MAX)
+				if (get_u32(&v, argv[i], 0))
 					return invarg("expected a token (0x...)",
 						      argv[i]);
 				o->has_token = true;
-				o->token = (uint32_t)v;
+				o->token = v;
 			}
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr,

@@ -76,21 +76,7 @@ static void caps_json(const char *key, const struct caps *c)
 	close_json_array(PRINT_JSON, NULL);
 }
 
-/**
- * do_info() - smc info [ show | help ]
- * @argc: number of arguments after "info"
- * @argv: those arguments
- *
- * Kernel capabilities: SMC version and release the kernel speaks, its
- * SMC host name, SMC-D v1 (always) and v2 (kernel version 2 or later),
- * SMC-R v1 and v2 (SMC_NLA_SYS_IS_SMCR_V2). Hardware capabilities: the
- * system EID, ISM v1 when the kernel lists an SMC-D device and v2 when it
- * says ISM v2 is possible, RoCE v1 when it lists an SMC-R device and v2
- * unless all are first generation RoCE Express cards.
- *
- * Return: 0, 1 when the information cannot be read, 2 on a usage error.
- */
-int do_info(int argc, char **argv)
+static int info_show(int argc, char **argv)
 {
 	struct smc_dev_list smcd = { 0 }, smcr = { 0 };
 	struct caps kd = { 0 }, kr = { 0 }, ism = { 0 }, roce = { 0 };
@@ -100,20 +86,10 @@ int do_info(int argc, char **argv)
 	unsigned int i;
 	int ret;
 
-	if (argc >= 1 && matches(argv[0], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (argc >= 1 && matches(argv[0], "show")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"smc info help\".\n",
-			argv[0]);
-		return EXIT_USAGE;
-	}
-	if (argc > 1) {
+	if (argc > 0) {
 		fprintf(stderr,
 			"Error: unexpected argument \"%s\", try \"smc info help\".\n",
-			argv[1]);
+			argv[0]);
 		return EXIT_USAGE;
 	}
 
@@ -205,4 +181,28 @@ out:
 	smc_dev_free(&smcd);
 	smc_dev_free(&smcr);
 	return ret ? EXIT_FAIL : EXIT_OK;
+}
+
+static const struct cmd info_cmds[] = {
+	{ "show", info_show, 0 },
+	{ NULL, NULL, 0 },
+};
+
+/**
+ * do_info() - smc info [ show | help ]
+ * @argc: number of arguments after "info"
+ * @argv: those arguments
+ *
+ * Kernel capabilities: SMC version and release the kernel speaks, its
+ * SMC host name, SMC-D v1 (always) and v2 (kernel version 2 or later),
+ * SMC-R v1 and v2 (SMC_NLA_SYS_IS_SMCR_V2). Hardware capabilities: the
+ * system EID, ISM v1 when the kernel lists an SMC-D device and v2 when it
+ * says ISM v2 is possible, RoCE v1 when it lists an SMC-R device and v2
+ * unless all are first generation RoCE Express cards.
+ *
+ * Return: 0, 1 when the information cannot be read, 2 on a usage error.
+ */
+int do_info(int argc, char **argv)
+{
+	return cmd_select(info_cmds, argc, argv, "info", usage);
 }

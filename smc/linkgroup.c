@@ -529,16 +529,11 @@ static void print_links(const struct lgr_list *l, const struct filter *f)
 
 static int parse_id(const char *arg, uint32_t *id)
 {
-	unsigned long v;
-	char *end;
+	uint32_t v;
 
 	if (!strncmp(arg, "0x", 2) || !strncmp(arg, "0X", 2))
 		arg += 2;
-	if (!*arg || strlen(arg) > 8)
-		return -1;
-	errno = 0;
-	v = strtoul(arg, &end, 16);
-	if (errno || *end)
+	if (strlen(arg) > 8 || get_u32(&v, arg, 16))
 		return -1;
 	*id = v;
 	return 0;
@@ -550,14 +545,6 @@ static int parse_args(int argc, char **argv, struct filter *f)
 	int ret;
 
 	f->dev.smcd = f->dev.smcr = true;
-	if (argc && !strcmp(argv[0], "link-show")) {
-		f->links = true;
-		argc--;
-		argv++;
-	} else if (argc && matches(argv[0], "show") == 0) {
-		argc--;
-		argv++;
-	}
 	for (; argc > 0; argc--, argv++) {
 		ret = smc_dev_filter_arg(&argc, &argv, &f->dev, "linkgroup");
 		if (ret > 0)
@@ -593,14 +580,6 @@ static int parse_args(int argc, char **argv, struct filter *f)
 	return 0;
 }
 
-/**
- * do_linkgroup() - smc linkgroup [ show | link-show ] [ all | LG-ID ]
- * [ type TYPE ] [ netdev NETDEV ] [ ibdev IBDEV ] | help
- * @argc: number of arguments after "linkgroup"
- * @argv: those arguments
- *
- * Return: 0, 1 when the link groups cannot be read, 2 on a usage error.
- */
 /*
  * smc_linkgroup_version() - the SMC version of a connection's link group,
  * for smc check: the SMC-D link group @q->linkgroup_id, or the SMC-R link
@@ -648,18 +627,15 @@ int smc_linkgroup_version(const struct smc_sock_state *q,
 	return ret ? 1 : 0;
 }
 
-int do_linkgroup(int argc, char **argv)
+/* @links: link-show, else show; @argv: [ all | LG-ID ] and the filter */
+static int lgr_run(bool links, int argc, char **argv)
 {
 	struct lgr_list smcr = { 0 }, smcd = { 0 };
-	struct filter f = { 0 };
+	struct filter f = { .links = links };
 	struct smc_genl g;
 	unsigned int i;
 	int ret;
 
-	if (argc >= 1 && matches(argv[0], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	}
 	ret = parse_args(argc, argv, &f);
 	if (ret)
 		return ret;
@@ -704,4 +680,34 @@ out:
 	free(smcr.lgr);
 	free(smcd.lgr);
 	return ret ? EXIT_FAIL : EXIT_OK;
+}
+
+static int lgr_cmd_show(int argc, char **argv)
+{
+	return lgr_run(false, argc, argv);
+}
+
+static int lgr_cmd_link_show(int argc, char **argv)
+{
+	return lgr_run(true, argc, argv);
+}
+
+/* any other first word is an LG-ID or a filter keyword of show */
+static const struct cmd lgr_cmds[] = {
+	{ "show", lgr_cmd_show, 0 },
+	{ "link-show", lgr_cmd_link_show, CMD_EXACT },
+	{ NULL, lgr_cmd_show, 0 },
+};
+
+/**
+ * do_linkgroup() - smc linkgroup [ show | link-show ] [ all | LG-ID ]
+ * [ type TYPE ] [ netdev NETDEV ] [ ibdev IBDEV ] | help
+ * @argc: number of arguments after "linkgroup"
+ * @argv: those arguments
+ *
+ * Return: 0, 1 when the link groups cannot be read, 2 on a usage error.
+ */
+int do_linkgroup(int argc, char **argv)
+{
+	return cmd_select(lgr_cmds, argc, argv, "linkgroup", usage);
 }

@@ -372,9 +372,8 @@ static int needs_pnetid(const char *cmd)
 static int parse_devs(int argc, char **argv, struct pnet_dev *dev,
 		      unsigned int *n)
 {
-	unsigned long port;
+	uint32_t port;
 	unsigned int i;
-	char *end;
 	int ret;
 
 	*n = 0;
@@ -392,10 +391,10 @@ static int parse_devs(int argc, char **argv, struct pnet_dev *dev,
 						 argv[0]);
 			if (dev[*n - 1].port)
 				return duparg("port", argv[0]);
-			errno = 0;
-			port = strtoul(argv[0], &end, 10);
-			if (argv[0][0] < '0' || argv[0][0] > '9' || *end ||
-			    errno || port < 1 || port > MAX_PORTS)
+			/* a digit first: no blank or sign before the port */
+			if (argv[0][0] < '0' || argv[0][0] > '9' ||
+			    get_u32(&port, argv[0], 10) ||
+			    port < 1 || port > MAX_PORTS)
 				return invalid_rule("IB port", argv[0],
 						    "it is not 1 or 2", -1);
 			dev[*n - 1].port = port;
@@ -437,6 +436,108 @@ static int parse_devs(int argc, char **argv, struct pnet_dev *dev,
 	return 0;
 }
 
+/* open the SMC-R family and send @cmd; frees @dev */
+static int pnet_run(uint8_t cmd, const char *pnetid, struct pnet_dev *dev,
+		    unsigned int ndev)
+{
+	struct smc_genl g;
+	int ret;
+
+	if (smc_genl_open_family(&g, SMCR_GENL_FAMILY_NAME)) {
+		free(dev);
+		return EXIT_FAIL;
+	}
+	switch (cmd) {
+	case SMC_PNETID_GET:
+		ret = pnet_show(&g, pnetid);
+		break;
+	case SMC_PNETID_ADD:
+		ret = pnet_add(&g, pnetid, dev, ndev);
+		break;
+	default:
+		ret = pnet_del(&g, cmd, pnetid);
+		break;
+	}
+	smc_genl_close(&g);
+	free(dev);
+	return ret;
+}
+
+/* show [ PNETID ] */
+static int pnet_cmd_show(int argc, char **argv)
+{
+	char pnetid[PNETID_LEN + 1];
+	int ret;
+
+	if (argc > 1)
+		return help_hint("unexpected argument \"%s\"", argv[1]);
+	if (!argc)
+		return pnet_run(SMC_PNETID_GET, NULL, NULL, 0);
+	ret = pnetid_parse(argv[0], pnetid);
+	if (ret)
+		return ret;
+	return pnet_run(SMC_PNETID_GET, pnetid, NULL, 0);
+}
+
+/* add PNETID { eth DEV | ib IBDEV [ port N ] }... */
+static int pnet_cmd_add(int argc, char **argv)
+{
+	char pnetid[PNETID_LEN + 1];
+	struct pnet_dev *dev;
+	unsigned int ndev = 0;
+	int ret;
+
+	if (argc < 1)
+		return needs_pnetid("add");
+	ret = pnetid_parse(argv[0], pnetid);
+	if (ret)
+		return ret;
+	dev = calloc(argc, sizeof(*dev));
+	if (!dev) {
+		fprintf(stderr, "Error: out of memory\n");
+		return EXIT_FAIL;
+	}
+	ret = parse_devs(argc - 1, argv + 1, dev, &ndev);
+	if (ret) {
+		free(dev);
+		return ret;
+	}
+	return pnet_run(SMC_PNETID_ADD, pnetid, dev, ndev);
+}
+
+/* del PNETID */
+static int pnet_cmd_del(int argc, char **argv)
+{
+	char pnetid[PNETID_LEN + 1];
+	int ret;
+
+	if (argc < 1)
+		return needs_pnetid("del");
+	if (argc > 1)
+		return help_hint("unexpected argument \"%s\"", argv[1]);
+	ret = pnetid_parse(argv[0], pnetid);
+	if (ret)
+		return ret;
+	return pnet_run(SMC_PNETID_DEL, pnetid, NULL, 0);
+}
+
+static int pnet_cmd_flush(int argc, char **argv)
+{
+	if (argc > 0)
+		return help_hint("unexpected argument \"%s\"", argv[0]);
+	return pnet_run(SMC_PNETID_FLUSH, NULL, NULL, 0);
+}
+
+static const struct cmd pnet_cmds[] = {
+	{ "show", pnet_cmd_show, 0 },
+	{ "list", pnet_cmd_show, 0 },
+	{ "add", pnet_cmd_add, 0 },
+	{ "del", pnet_cmd_del, 0 },
+	{ "delete", pnet_cmd_del, 0 },
+	{ "flush", pnet_cmd_flush, 0 },
+	{ NULL, NULL, 0 },
+};
+
 /**
  * do_pnet() - smc pnet { show [PNETID] | add | del | flush | help }
  * @argc: number of arguments after "pnet"
@@ -448,88 +549,5 @@ static int parse_devs(int argc, char **argv, struct pnet_dev *dev,
  */
 int do_pnet(int argc, char **argv)
 {
-	char pnetid[PNETID_LEN + 1];
-	struct pnet_dev *dev = NULL;
-	const char *filter = NULL;
-	unsigned int ndev = 0;
-	struct smc_genl g;
-	uint8_t cmd;
-	int ret;
-
-	if (argc < 1 || matches(argv[0], "show") == 0 ||
-	    matches(argv[0], "list") == 0) {
-		cmd = SMC_PNETID_GET;
-		if (argc > 2)
-			return help_hint("unexpected argument \"%s\"",
-					 argv[2]);
-		if (argc == 2) {
-			ret = pnetid_parse(argv[1], pnetid);
-			if (ret)
-				return ret;
-			filter = pnetid;
-		}
-	} else if (matches(argv[0], "add") == 0) {
-		cmd = SMC_PNETID_ADD;
-		if (argc < 2)
-			return needs_pnetid("add");
-		ret = pnetid_parse(argv[1], pnetid);
-		if (ret)
-			return ret;
-		dev = calloc(argc, sizeof(*dev));
-		if (!dev) {
-			fprintf(stderr, "Error: out of memory\n");
-			return EXIT_FAIL;
-		}
-		ret = parse_devs(argc - 2, argv + 2, dev, &ndev);
-		if (ret) {
-			free(dev);
-			return ret;
-		}
-	} else if (matches(argv[0], "del") == 0 ||
-		   matches(argv[0], "delete") == 0) {
-		cmd = SMC_PNETID_DEL;
-		if (argc < 2)
-			return needs_pnetid("del");
-		if (argc > 2)
-			return help_hint("unexpected argument \"%s\"",
-					 argv[2]);
-		ret = pnetid_parse(argv[1], pnetid);
-		if (ret)
-			return ret;
-	} else if (matches(argv[0], "flush") == 0) {
-		cmd = SMC_PNETID_FLUSH;
-		if (argc > 1)
-			return help_hint("unexpected argument \"%s\"",
-					 argv[1]);
-	} else if (matches(argv[0], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	} else {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"smc pnet help\".\n",
-			argv[0]);
-		return EXIT_USAGE;
-	}
-
-	if (smc_genl_open_family(&g, SMCR_GENL_FAMILY_NAME)) {
-		free(dev);
-		return EXIT_FAIL;
-	}
-	switch (cmd) {
-	case SMC_PNETID_GET:
-		ret = pnet_show(&g, filter);
-		break;
-	case SMC_PNETID_ADD:
-		ret = pnet_add(&g, pnetid, dev, ndev);
-		break;
-	case SMC_PNETID_DEL:
-		ret = pnet_del(&g, cmd, pnetid);
-		break;
-	default:
-		ret = pnet_del(&g, cmd, NULL);
-		break;
-	}
-	smc_genl_close(&g);
-	free(dev);
-	return ret;
+	return cmd_select(pnet_cmds, argc, argv, "pnet", usage);
 }

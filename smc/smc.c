@@ -35,7 +35,7 @@ static void usage(FILE *fp)
 
 static int do_help(int argc, char **argv);
 
-static const struct cmd {
+static const struct object {
 	const char *name;
 	int (*func)(int argc, char **argv);
 } cmds[] = {
@@ -53,9 +53,9 @@ static const struct cmd {
 	{ NULL, NULL },
 };
 
-static const struct cmd *find_object(const char *name)
+static const struct object *find_object(const char *name)
 {
-	const struct cmd *c;
+	const struct object *c;
 
 	/* first match in table order wins, as in iproute2 */
 	for (c = cmds; c->name; c++)
@@ -76,7 +76,7 @@ static int do_help(int argc, char **argv)
 {
 	static char help[] = "help";
 	char *hargv[] = { help, NULL };
-	const struct cmd *c;
+	const struct object *c;
 
 	if (argc < 1) {
 		usage(stdout);
@@ -163,7 +163,7 @@ static int finish(int ret)
 int main(int argc, char **argv)
 {
 	const char *netns = NULL;
-	const struct cmd *c;
+	const struct object *c;
 	const char *prog;
 	int ret;
 

@@ -1205,12 +1205,9 @@ int smc_socket_lookup(unsigned long long inode, struct smc_sock_state *st)
 
 static int parse_code(const char *arg, uint32_t *code)
 {
-	unsigned long long v;
-	char *end;
+	uint32_t v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || arg[0] == '-' || v > UINT32_MAX)
+	if (get_u32(&v, arg, 0))
 		return -1;
 	*code = v;
 	return 0;
@@ -1302,38 +1299,12 @@ static int invarg_socket(const char *arg)
 	return EXIT_USAGE;
 }
 
-/**
- * do_socket() - smc socket [ show ] [ all | listening ] [ smcd | smcr ],
- *	smc socket reasons [ CODE ]..., smc socket help
- * @argc: number of arguments after "socket"
- * @argv: those arguments; none means show
- *
- * Lists the SMC sockets of the current network namespace (text, or JSON
- * under -j; names in smc-socket(8)): by default the connected ones, with "all"
- * also listening and initializing ones, with "listening" only those;
- * "smcd" or "smcr" limit the list to SMC-D or SMC-R connections and add
- * their DMB or link. -d adds token, buffer sizes, cursors and flags. The
- * options -d, -j and -p are also taken after "socket". "reasons" prints
- * the table of decline / fallback codes, or decodes the codes given.
- *
- * Return: 0 on success, 1 when the sockets cannot be read, 2 on a usage
- * error.
- */
-int do_socket(int argc, char **argv)
+/* show [ all | listening ] [ smcd | smcr ] and the options */
+static int socket_show(int argc, char **argv)
 {
 	struct sock_opts o = { 0 };
 	int i, ret;
 
-	if (argc >= 1 && matches(argv[0], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (argc >= 1 && !strcmp(argv[0], "reasons"))
-		return do_reasons(argc - 1, argv + 1);
-	if (argc >= 1 && matches(argv[0], "show") == 0) {
-		argc--;
-		argv++;
-	}
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -1364,6 +1335,35 @@ int do_socket(int argc, char **argv)
 	if (ret)
 		return ret;
 	return show_sockets(&o);
+}
+
+/* any other first word is a keyword or an option of show */
+static const struct cmd socket_cmds[] = {
+	{ "show", socket_show, 0 },
+	{ "reasons", do_reasons, CMD_EXACT },
+	{ NULL, socket_show, 0 },
+};
+
+/**
+ * do_socket() - smc socket [ show ] [ all | listening ] [ smcd | smcr ],
+ *	smc socket reasons [ CODE ]..., smc socket help
+ * @argc: number of arguments after "socket"
+ * @argv: those arguments; none means show
+ *
+ * Lists the SMC sockets of the current network namespace (text, or JSON
+ * under -j; names in smc-socket(8)): by default the connected ones, with "all"
+ * also listening and initializing ones, with "listening" only those;
+ * "smcd" or "smcr" limit the list to SMC-D or SMC-R connections and add
+ * their DMB or link. -d adds token, buffer sizes, cursors and flags. The
+ * options -d, -j and -p are also taken after "socket". "reasons" prints
+ * the table of decline / fallback codes, or decodes the codes given.
+ *
+ * Return: 0 on success, 1 when the sockets cannot be read, 2 on a usage
+ * error.
+ */
+int do_socket(int argc, char **argv)
+{
+	return cmd_select(socket_cmds, argc, argv, "socket", usage);
 }
 
 static void smcss_usage(FILE *fp, const char *prog)

@@ -897,46 +897,17 @@ static int since_reset(struct stats *s, bool reset, int *fdp, char *path,
 	return 0;
 }
 
-/**
- * do_stats() - smc stats [ show | reset | help ]
- * @argc: number of arguments after "stats"
- * @argv: those arguments, argv[0] the command; none means show
- *
- * Prints the SMC statistics of the current network namespace: text, or
- * JSON under -j (names in smc-stats(8)). Counters count since the last reset
- * of this user in this namespace, or under -a (and without a reset)
- * since the namespace was created: byte counts in bytes, the others in
- * events. reset prints them, then makes the kernel's counters of now the
- * state of the reset.
- *
- * Return: 0 on success, 1 when the statistics cannot be read (SMC not in
- * the running kernel, netlink error, malformed answer) or the reset state
- * cannot be read or written, 2 on a usage error.
- */
-int do_stats(int argc, char **argv)
+static int stats_run(bool reset, int argc, char **argv)
 {
 	static struct stats s, now;
 	char path[512];
 	struct smc_genl g;
-	bool reset = false;
 	int ret, fd;
 
-	if (argc >= 1 && matches(argv[0], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (argc >= 1 && !strcmp(argv[0], "reset"))
-		reset = true;
-	else if (argc >= 1 && matches(argv[0], "show")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"smc stats help\".\n",
-			argv[0]);
-		return EXIT_USAGE;
-	}
-	if (argc > 1) {
+	if (argc > 0) {
 		fprintf(stderr,
 			"Error: unexpected argument \"%s\", try \"smc stats help\".\n",
-			argv[1]);
+			argv[0]);
 		return EXIT_USAGE;
 	}
 
@@ -965,4 +936,41 @@ int do_stats(int argc, char **argv)
 			return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+static int stats_cmd_show(int argc, char **argv)
+{
+	return stats_run(false, argc, argv);
+}
+
+static int stats_cmd_reset(int argc, char **argv)
+{
+	return stats_run(true, argc, argv);
+}
+
+static const struct cmd stats_cmds[] = {
+	{ "show", stats_cmd_show, 0 },
+	{ "reset", stats_cmd_reset, CMD_EXACT },
+	{ NULL, NULL, 0 },
+};
+
+/**
+ * do_stats() - smc stats [ show | reset | help ]
+ * @argc: number of arguments after "stats"
+ * @argv: those arguments, argv[0] the command; none means show
+ *
+ * Prints the SMC statistics of the current network namespace: text, or
+ * JSON under -j (names in smc-stats(8)). Counters count since the last reset
+ * of this user in this namespace, or under -a (and without a reset)
+ * since the namespace was created: byte counts in bytes, the others in
+ * events. reset prints them, then makes the kernel's counters of now the
+ * state of the reset.
+ *
+ * Return: 0 on success, 1 when the statistics cannot be read (SMC not in
+ * the running kernel, netlink error, malformed answer) or the reset state
+ * cannot be read or written, 2 on a usage error.
+ */
+int do_stats(int argc, char **argv)
+{
+	return cmd_select(stats_cmds, argc, argv, "stats", usage);
 }

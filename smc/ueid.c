@@ -221,13 +221,6 @@ static int ueid_change(struct smc_genl *g, uint8_t cmd, const struct eid *eid)
 	return smc_genl_error(g, err, "cannot flush the user EIDs");
 }
 
-static int command_unknown(const char *cmd)
-{
-	fprintf(stderr,
-		"Command \"%s\" is unknown, try \"smc ueid help\".\n", cmd);
-	return EXIT_USAGE;
-}
-
 static int too_many(const char *arg)
 {
 	fprintf(stderr,
@@ -235,6 +228,76 @@ static int too_many(const char *arg)
 		arg);
 	return EXIT_USAGE;
 }
+
+/* open the SMC family and send @cmd (@eid for add and del) */
+static int ueid_run(uint8_t cmd, const struct eid *eid)
+{
+	struct smc_genl g;
+	int ret;
+
+	if (smc_genl_open(&g))
+		return EXIT_FAIL;
+	if (cmd == SMC_NETLINK_DUMP_UEID)
+		ret = ueid_show(&g);
+	else
+		ret = ueid_change(&g, cmd, eid);
+	smc_genl_close(&g);
+	return ret;
+}
+
+static int ueid_cmd_show(int argc, char **argv)
+{
+	if (argc > 0)
+		return too_many(argv[0]);
+	return ueid_run(SMC_NETLINK_DUMP_UEID, NULL);
+}
+
+/* add EID, del EID */
+static int ueid_cmd_change(uint8_t cmd, int argc, char **argv)
+{
+	struct eid eid;
+	int ret;
+
+	if (argc < 1) {
+		fprintf(stderr,
+			"Error: \"%s\" needs an EID, try \"smc ueid help\".\n",
+			cmd == SMC_NETLINK_ADD_UEID ? "add" : "del");
+		return EXIT_USAGE;
+	}
+	if (argc > 1)
+		return too_many(argv[1]);
+	ret = eid_parse(argv[0], &eid);
+	if (ret)
+		return ret;
+	return ueid_run(cmd, &eid);
+}
+
+static int ueid_cmd_add(int argc, char **argv)
+{
+	return ueid_cmd_change(SMC_NETLINK_ADD_UEID, argc, argv);
+}
+
+static int ueid_cmd_del(int argc, char **argv)
+{
+	return ueid_cmd_change(SMC_NETLINK_REMOVE_UEID, argc, argv);
+}
+
+static int ueid_cmd_flush(int argc, char **argv)
+{
+	if (argc > 0)
+		return too_many(argv[0]);
+	return ueid_run(SMC_NETLINK_FLUSH_UEID, NULL);
+}
+
+static const struct cmd ueid_cmds[] = {
+	{ "show", ueid_cmd_show, 0 },
+	{ "list", ueid_cmd_show, 0 },
+	{ "add", ueid_cmd_add, 0 },
+	{ "del", ueid_cmd_del, 0 },
+	{ "delete", ueid_cmd_del, 0 },
+	{ "flush", ueid_cmd_flush, 0 },
+	{ NULL, NULL, 0 },
+};
 
 /**
  * do_ueid() - smc ueid { show | add EID | del EID | flush | help }
@@ -247,56 +310,5 @@ static int too_many(const char *arg)
  */
 int do_ueid(int argc, char **argv)
 {
-	struct smc_genl g;
-	struct eid eid;
-	uint8_t cmd;
-	int ret;
-
-	if (argc < 1 || matches(argv[0], "show") == 0 ||
-	    matches(argv[0], "list") == 0) {
-		if (argc > 1)
-			return too_many(argv[1]);
-		cmd = SMC_NETLINK_DUMP_UEID;
-	} else if (matches(argv[0], "add") == 0 ||
-		   matches(argv[0], "del") == 0 ||
-		   matches(argv[0], "delete") == 0) {
-		cmd = matches(argv[0], "add") == 0 ? SMC_NETLINK_ADD_UEID :
-						SMC_NETLINK_REMOVE_UEID;
-		if (argc < 2) {
-			fprintf(stderr,
-				"Error: \"%s\" needs an EID, try \"smc ueid help\".\n",
-				cmd == SMC_NETLINK_ADD_UEID ? "add" : "del");
-			return EXIT_USAGE;
-		}
-		if (argc > 2)
-			return too_many(argv[2]);
-		ret = eid_parse(argv[1], &eid);
-		if (ret)
-			return ret;
-	} else if (matches(argv[0], "flush") == 0) {
-		if (argc > 1)
-			return too_many(argv[1]);
-		cmd = SMC_NETLINK_FLUSH_UEID;
-	} else if (matches(argv[0], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	} else {
-		return command_unknown(argv[0]);
-	}
-
-	if (smc_genl_open(&g))
-		return EXIT_FAIL;
-	switch (cmd) {
-	case SMC_NETLINK_DUMP_UEID:
-		ret = ueid_show(&g);
-		break;
-	case SMC_NETLINK_FLUSH_UEID:
-		ret = ueid_change(&g, cmd, NULL);
-		break;
-	default:
-		ret = ueid_change(&g, cmd, &eid);
-		break;
-	}
-	smc_genl_close(&g);
-	return ret;
+	return cmd_select(ueid_cmds, argc, argv, "ueid", usage);
 }

@@ -242,8 +242,19 @@ EOF
 	run -2 --separate-stderr "$SMC" dump analyze token xyz "$T/two.pcap"
 	[[ "$stderr" == *'"xyz" is wrong'* ]]
 	run -2 --separate-stderr "$SMC" dump analyze token 0x100000000 "$T/two.pcap"
+	[ "$stderr" = 'Error: argument "0x100000000" is wrong: a token has 32 bits' ]
+	run -2 --separate-stderr "$SMC" dump analyze token 0x1g "$T/two.pcap"
+	[ "$stderr" = 'Error: argument "0x1g" is wrong: expected a token (0x...)' ]
+	run -2 --separate-stderr "$SMC" dump analyze token -1 "$T/two.pcap"
+	[ "$stderr" = 'Error: argument "-1" is wrong: expected a token (0x...)' ]
 	run -2 --separate-stderr "$SMC" dump analyze window 0 "$T/two.pcap"
 	[[ "$stderr" == *"1 to 3600000 milliseconds"* ]]
+	run -2 --separate-stderr "$SMC" dump analyze window 3600001 "$T/two.pcap"
+	[ "$stderr" = 'Error: argument "3600001" is wrong: expected 1 to 3600000 milliseconds' ]
+	run -2 --separate-stderr "$SMC" dump analyze window 18446744073709551616 "$T/two.pcap"
+	[ "$stderr" = 'Error: argument "18446744073709551616" is wrong: expected milliseconds' ]
+	run -2 --separate-stderr "$SMC" dump analyze window 10ms "$T/two.pcap"
+	[ "$stderr" = 'Error: argument "10ms" is wrong: expected milliseconds' ]
 	run -2 --separate-stderr "$SMC" dump analyze "$T/two.pcap" window
 	[[ "$stderr" == *'"window" needs milliseconds'* ]]
 	run -2 --separate-stderr "$SMC" dump analyze

@@ -70,7 +70,7 @@ ALL_FNS="smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_recv smc_cdc_msg
 	run "$SMC" dump start backend bpf backend kernel
 	[ "$status" -eq 2 ]
 	[ "$output" = 'Error: duplicate "backend": "kernel" is the second value.' ]
-	for v in 0 4095 6000 12k -4096 "" 2147483648; do
+	for v in 0 4095 6000 12k -4096 "" 2147483648 4294971392 0x1000x; do
 		run "$SMC" dump start backend bpf ring "$v"
 		[ "$status" -eq 2 ]
 		[ "$output" = "Error: argument \"$v\" is wrong: ring must be a power of two of bytes from 4096 to 1073741824" ]

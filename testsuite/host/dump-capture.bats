@@ -67,7 +67,7 @@ tcpdump_argv() {
 	run "$SMC" dump start type data
 	[ "$status" -eq 2 ]
 	[ "$output" = 'Error: argument "data" is wrong: type must be all, raw or cdc' ]
-	for v in 65536 -1 12k "" 0x10; do
+	for v in 65536 -1 12k "" 0x10 4294967296 18446744073709551616; do
 		run "$SMC" dump start snaplen "$v"
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"snaplen must be a number of bytes from 0 (all) to 65535" ]]

@@ -283,7 +283,12 @@ PY
 	EOF
 	run -0 "$SMC" dump follow max-gap 0 "$T/near.pcap" "$T/o"
 	[ "$(stat -c %s "$T/o/smcr-00000008-tx.bin")" -eq 310 ]
-	run -2 "$SMC" dump follow max-gap -1 "$T/near.pcap" "$T/o"
+	run -2 --separate-stderr "$SMC" dump follow max-gap -1 "$T/near.pcap" "$T/o"
+	[ "$stderr" = 'Error: argument "-1" is wrong: expected a number of bytes' ]
+	run -2 --separate-stderr "$SMC" dump follow max-gap 1k "$T/near.pcap" "$T/o"
+	[ "$stderr" = 'Error: argument "1k" is wrong: expected a number of bytes' ]
+	run -2 --separate-stderr "$SMC" dump follow max-gap 18446744073709551616 "$T/near.pcap" "$T/o"
+	[ "$stderr" = 'Error: argument "18446744073709551616" is wrong: expected a number of bytes' ]
 }
 
 @test "JSON: unknown record type and mode as strings; bogus timestamps flagged" {

@@ -141,6 +141,10 @@ EOF
 	[ ! -e "$T/a.png" ] && [ ! -e "$T/b.png" ]
 	run -2 --separate-stderr "$SMC" dump graph token 1 token 2 "$T/c1.pcap"
 	[ "$stderr" = 'Error: duplicate "token": "2" is the second value.' ]
+	for v in 0x100000007 -7 7x ""; do
+		run -2 --separate-stderr "$SMC" dump graph token "$v" "$T/c1.pcap"
+		[ "$stderr" = "Error: argument \"$v\" is wrong: expected a token (0x...)" ]
+	done
 	run -2 --separate-stderr "$SMC" dump graph
 	[[ "$stderr" == *"FILE expected"* ]]
 	run -4 --separate-stderr "$SMC" dump graph token 7 write "$T/n.png" "$T/c1.pcap"

@@ -103,7 +103,7 @@ gen() {
 	[[ "$output" == *"flags [write_blocked,0x04] state [0x01]" ]]
 }
 
-@test "SMC-D CDC cursors: little-endian by default, --cdc-endian big" {
+@test "SMC-D CDC cursors: little-endian by default, cdc-endian big" {
 	# pcount 0x01020304 written big-endian reads as 0x04030201 when taken
 	# as little-endian; wrap 0x0102 as 0x0201
 	gen "$T/d.pcap" <<-EOF
@@ -111,14 +111,18 @@ gen() {
 	EOF
 	run -0 "$SMC" dump read "$T/d.pcap"
 	[[ "$output" == *"SMC-D tx "*" cdc prod $((0x0201)):$((0x04030201)) cons $((0x0700)):$((0x09000000))"* ]]
-	run -0 "$SMC" dump read --cdc-endian big "$T/d.pcap"
-	[[ "$output" == *" cdc prod 258:16909060 cons 7:9"* ]]
 	run -0 "$SMC" dump read cdc-endian big "$T/d.pcap"
 	[[ "$output" == *" cdc prod 258:16909060 cons 7:9"* ]]
-	run -0 "$SMC" -j dump read --cdc-endian=big "$T/d.pcap"
+	run -0 "$SMC" -j dump read cdc-endian big "$T/d.pcap"
 	run -0 python3 "$TLIB/smcdump_oracle.py" expect "$T/d.pcap" big <<<"$output"
-	run -2 --separate-stderr "$SMC" dump read --cdc-endian middle "$T/d.pcap"
+	run -2 --separate-stderr "$SMC" dump read cdc-endian middle "$T/d.pcap"
 	[[ "$stderr" == *'"middle" is wrong'* ]]
+	# the keyword is the one grammar: dashed spellings name it
+	for a in --cdc-endian --cdc-endian=big; do
+		run -2 --separate-stderr "$SMC" dump read "$a" big "$T/d.pcap"
+		[ -z "$output" ]
+		[ "$stderr" = "Error: \"$a\" is not an option, write \"cdc-endian { little | big }\", try \"smc dump help\"." ]
+	done
 	# little-endian (the default) against the independent reader
 	gen "$T/d2.pcap" <<<"cdc mode=d dir=rx token=0x42 seq=1 pwrap=0x0102 pcount=0x01020304 cwrap=7 ccount=9"
 	run -0 "$SMC" -j dump read "$T/d2.pcap"
@@ -714,7 +718,7 @@ data token=1 len=10
 EOF
 	run -2 --separate-stderr "$SMC" dump read cdc-endian little cdc-endian big "$T/two.pcap"
 	[ "$stderr" = 'Error: duplicate "cdc-endian": "big" is the second value.' ]
-	run -2 --separate-stderr "$SMC" dump read cdc-endian big --cdc-endian=big "$T/two.pcap"
+	run -2 --separate-stderr "$SMC" dump stats cdc-endian big cdc-endian big "$T/two.pcap"
 	[ "$stderr" = 'Error: duplicate "cdc-endian": "big" is the second value.' ]
 	run -2 --separate-stderr "$SMC" dump follow max-gap 1 max-gap 0 "$T/two.pcap" "$T/two"
 	[ "$stderr" = 'Error: duplicate "max-gap": "0" is the second value.' ]

@@ -52,6 +52,10 @@ setup_file() {
 	server 0|Error: argument "0" is wrong: not a port number (1 to 65535)
 	server 65536|Error: argument "65536" is wrong: not a port number (1 to 65535)
 	server -1|Error: argument "-1" is wrong: not a port number (1 to 65535)
+	server -0|Error: argument "-0" is wrong: not a port number (1 to 65535)
+	server 80x|Error: argument "80x" is wrong: not a port number (1 to 65535)
+	server 4294967376|Error: argument "4294967376" is wrong: not a port number (1 to 65535)
+	server 18446744073709551696|Error: argument "18446744073709551696" is wrong: not a port number (1 to 65535)
 	127.0.0.1 http|Error: argument "http" is wrong: not a port number (1 to 65535)
 	server 80 x|Error: unexpected argument "x", try "smc check help".
 	loopback x|Error: unexpected argument "x", try "smc check help".

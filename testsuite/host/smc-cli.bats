@@ -137,6 +137,36 @@ host_has_smc() {
 	[ "$stderr" = 'Command "showx" is unknown, try "smc ueid help".' ]
 }
 
+@test "commands: help abbreviated, whole-word commands, other words" {
+	local obj
+	# "he" is help for every object with commands, usage on stdout
+	for obj in ueid stats socket dump info device linkgroup pnet check; do
+		run -0 --separate-stderr "$SMC" "$obj" he
+		[[ "$output" == "Usage: smc "*"$obj"* ]]
+		[ -z "$stderr" ]
+	done
+	run -0 --separate-stderr "$SMC" dump -h
+	[[ "$output" == "Usage: smc dump read "* ]]
+	# start, stop, show and graph of dump are whole words, stats is not
+	run -2 --separate-stderr "$SMC" dump star
+	[ "$stderr" = 'Command "star" is unknown, try "smc dump help".' ]
+	run -2 --separate-stderr "$SMC" dump bogus
+	[ "$stderr" = 'Command "bogus" is unknown, try "smc dump help".' ]
+	run -2 --separate-stderr "$SMC" dump sta
+	[ "$stderr" = 'Error: FILE expected, try "smc dump help".' ]
+	run -2 --separate-stderr "$SMC" pnet fl x
+	[ "$stderr" = 'Error: unexpected argument "x", try "smc pnet help".' ]
+	# where a word that is no command is an argument of show or the HOST
+	run -2 --separate-stderr "$SMC" socket reason
+	[ "$stderr" = 'Error: unknown argument "reason", try "smc socket help".' ]
+	run -2 --separate-stderr "$SMC" linkgroup link
+	[ "$stderr" = 'Error: "link" is neither a keyword nor a link group id (up to 8 hex digits), try "smc linkgroup help".' ]
+	run -2 --separate-stderr "$SMC" check loop
+	[ "$stderr" = 'Error: "loop" needs a PORT, try "smc check help".' ]
+	run -2 --separate-stderr "$SMC" device typ smcd
+	[ "$stderr" = 'Command "typ" is unknown, try "smc device help".' ]
+}
+
 @test "missing and extra arguments: exit 2, nothing sent" {
 	run -2 --separate-stderr "$SMC_FAKE" ueid add
 	[ "$stderr" = 'Error: "add" needs an EID, try "smc ueid help".' ]

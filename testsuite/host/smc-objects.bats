@@ -94,6 +94,8 @@ device type smcd netdev lo|Error: netdev and ibdev select SMC-R devices, not typ
 linkgroup bogus|Error: "bogus" is neither a keyword nor a link group id (up to 8 hex digits), try "smc linkgroup help".
 linkgroup show 123456789|Error: "123456789" is neither a keyword nor a link group id (up to 8 hex digits), try "smc linkgroup help".
 linkgroup show 0x|Error: "0x" is neither a keyword nor a link group id (up to 8 hex digits), try "smc linkgroup help".
+linkgroup show 0x1g|Error: "0x1g" is neither a keyword nor a link group id (up to 8 hex digits), try "smc linkgroup help".
+linkgroup show -1|Error: "-1" is neither a keyword nor a link group id (up to 8 hex digits), try "smc linkgroup help".
 linkgroup show all 1|Error: duplicate "LG-ID": "1" is the second value.
 linkgroup show 1 2|Error: duplicate "LG-ID": "2" is the second value.
 linkgroup ibdev|Error: "ibdev" needs an argument, try "smc linkgroup help".

@@ -105,6 +105,8 @@ add NET1 ib mlx5_0 port 0|Error: IB port "0" is invalid: it is not 1 or 2
 add NET1 ib mlx5_0 port 3|Error: IB port "3" is invalid: it is not 1 or 2
 add NET1 ib mlx5_0 port -1|Error: IB port "-1" is invalid: it is not 1 or 2
 add NET1 ib mlx5_0 port 1x|Error: IB port "1x" is invalid: it is not 1 or 2
+add NET1 ib mlx5_0 port +1|Error: IB port "+1" is invalid: it is not 1 or 2
+add NET1 ib mlx5_0 port 4294967297|Error: IB port "4294967297" is invalid: it is not 1 or 2
 add NET1 ib mlx5_0 port 1 port 2|Error: duplicate "port": "2" is the second value.
 add NET1 eth eth0 eth eth0|Error: duplicate "eth eth0".
 add NET1 ib mlx5_0 port 1 ib mlx5_0 port 2|Error: duplicate "ib mlx5_0".

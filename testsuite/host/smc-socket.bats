@@ -642,7 +642,7 @@ assert s == [{"code": "0x09990003", "name": "ERR_REGBUF",
              {"code": "0x09990004", "name": None, "text": None,
               "class": "internal error"}], s' "$output"
 	local bad
-	for bad in xyz -1 0x100000000 "" 12abc; do
+	for bad in xyz -1 -0 0x100000000 18446744073709551617 "" 12abc; do
 		run -2 --separate-stderr "$SMC" socket reasons "$bad"
 		[ "$stderr" = "Error: argument \"$bad\" is wrong: not a 32-bit code" ]
 		[ -z "$output" ]
