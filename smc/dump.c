@@ -147,6 +147,15 @@ static int once(unsigned int *seen, unsigned int bit, const char *key,
 	return 0;
 }
 
+/* Is @a "--KW" or "--KW=...": a keyword written as a long option? */
+static bool dashed_keyword(const char *a, const char *kw)
+{
+	size_t n = strlen(kw);
+
+	return a[0] == '-' && a[1] == '-' && !strncmp(a + 2, kw, n) &&
+	       (!a[n + 2] || a[n + 2] == '=');
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
 	const char *pos[2];
@@ -184,7 +193,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			else
 				return invarg("expected little or big",
 					      argv[i]);
-		} else if (!strcmp(a, "max-gap") || !strcmp(a, "--max-gap")) {
+		} else if (!strcmp(a, "max-gap")) {
 			if (++i == argc) {
 				fprintf(stderr,
 					"Error: \"%s\" needs a number of bytes, try \"smc dump help\".\n",
@@ -228,11 +237,15 @@ static int parse(int argc, char **argv, struct opts *o)
 				o->d.has_token = true;
 				o->d.token = (uint32_t)v;
 			}
-		} else if (!strncmp(a, "--cdc-endian", 12) &&
-			   (!a[12] || a[12] == '=')) {
+		} else if (dashed_keyword(a, "cdc-endian")) {
 			/* one grammar, the keyword one of the man page */
 			fprintf(stderr,
 				"Error: \"%s\" is not an option, write \"cdc-endian { little | big }\", try \"smc dump help\".\n",
+				a);
+			return DUMP_EXIT_USAGE;
+		} else if (dashed_keyword(a, "max-gap")) {
+			fprintf(stderr,
+				"Error: \"%s\" is not an option, write \"max-gap BYTES\", try \"smc dump help\".\n",
 				a);
 			return DUMP_EXIT_USAGE;
 		} else if (a[0] == '-' && a[1]) {

@@ -123,6 +123,15 @@ gen() {
 		[ -z "$output" ]
 		[ "$stderr" = "Error: \"$a\" is not an option, write \"cdc-endian { little | big }\", try \"smc dump help\"." ]
 	done
+	for a in --max-gap --max-gap=4096; do
+		run -2 --separate-stderr "$SMC" dump follow "$a" 4096 "$T/d.pcap" "$T/follow"
+		[ -z "$output" ]
+		[ "$stderr" = "Error: \"$a\" is not an option, write \"max-gap BYTES\", try \"smc dump help\"." ]
+		[ ! -e "$T/follow" ]
+	done
+	# a dashed word that only begins like a keyword is an unknown option
+	run -2 --separate-stderr "$SMC" dump read --cdc-endianness "$T/d.pcap"
+	[ "$stderr" = 'Error: unknown option "--cdc-endianness", try "smc dump help".' ]
 	# little-endian (the default) against the independent reader
 	gen "$T/d2.pcap" <<<"cdc mode=d dir=rx token=0x42 seq=1 pwrap=0x0102 pcount=0x01020304 cwrap=7 ccount=9"
 	run -0 "$SMC" -j dump read "$T/d2.pcap"
