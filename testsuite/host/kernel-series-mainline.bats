@@ -39,7 +39,12 @@ setup() {
 	grep -q "^Subject: \[PATCH net-next v1 0/$n\] " "$SERIES/0000-cover-letter.patch"
 	# the cover letter is written, not format-patch's placeholders
 	run ! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$SERIES/0000-cover-letter.patch"
-	grep -q 'Alternatives considered' "$SERIES/0000-cover-letter.patch"
+	# it makes the case a first review asks for: the link against
+	# tracepoints and BPF, measured; the made-up headers; who signs it
+	grep -q '^Why a link, and not tracepoints or BPF:$' "$SERIES/0000-cover-letter.patch"
+	grep -q '^- Cost, measured' "$SERIES/0000-cover-letter.patch"
+	grep -q '^Encapsulation: nlmon (ARPHRD_NETLINK), vsockmon' "$SERIES/0000-cover-letter.patch"
+	grep -q '^The series is prepared for a submitter who reviews and signs it' "$SERIES/0000-cover-letter.patch"
 	i=0
 	for p in $PATCHES; do
 		i=$((i + 1))
