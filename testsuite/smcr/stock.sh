@@ -9,9 +9,12 @@
 #   stock.sh server|client BYTES [VERSION]
 # VERSION 2 adds a UEID on both sides (SMC-Rv2 needs an EID in common);
 # VERSION 1 adds none, so only SMC-Rv1 can be agreed.
-# When the transfer fails (a hang ends at the traffic tool's -T), the
-# kernel stacks of its tasks and sysrq-w's list of blocked tasks are kept
-# (ROLE-stacks.txt, the console log) to say where it stopped.
+# When the transfer fails (a hang ends at the traffic tool's -T), what
+# says where it stopped is kept: the kernel stacks of its tasks and of
+# blocked kernel threads (ROLE-stacks.txt, ROLE-stacks-end.txt; sysrq w's
+# list on the console), the return values of the link set-up's steps and
+# the queue pair state smc.ko remembered (ROLE-trace.txt), the wire
+# (ROLE-eth0.pcap).
 set -uo pipefail
 role=$1
 bytes=$2
@@ -59,6 +62,14 @@ for f in smc_ib_ready_link smc_ib_modify_qp_init smc_ib_modify_qp_rtr smc_ib_mod
 	smc_clc_send_confirm smc_clc_wait_msg smc_connect_decline_fallback; do
 	echo "r:r_$f $f ret=\$retval" >>$tr/kprobe_events 2>/dev/null || echo "no kretprobe on $f"
 done
+# and the queue pair state smc.ko remembered (link->qp_attr: qp_state,
+# cur_qp_state, from ib_query_qp) when it sends its first LLC message; the
+# offset from the module's BTF
+off=$(bpftool btf dump file /sys/kernel/btf/smc 2>/dev/null | awk '
+	/STRUCT .smc_link. / { f = 1; next }
+	f && /^\[/ { exit }
+	f && /.qp_attr. / { for (i = 1; i <= NF; i++) if ($i ~ /^bits_offset=/) { sub(/.*=/, "", $i); print $i / 8 } }')
+[ -z "$off" ] || echo "p:p_smc_llc_send_confirm_link smc_llc_send_confirm_link qp_state=+$off(%di):u32 cur_qp_state=+$((off + 4))(%di):u32" >>$tr/kprobe_events
 echo 1 >$tr/events/kprobes/enable 2>/dev/null
 # blocked tasks (sysrq w) reach the console
 dmesg -n 7
