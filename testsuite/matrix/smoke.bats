@@ -14,6 +14,10 @@
 #     does at length
 # Both in one boot: Debian's modules are loaded by path first, then
 # unloaded for the DKMS ones, which modprobe prefers.
+#   nodev: a kernel with SMC but no device the bed can give it (Debian
+#     12's 6.1): AF_SMC connections fall back, counted, and the bpf
+#     backend loads on its smc.ko
+#   none: a kernel built without SMC: smc says so and what to boot
 
 bats_require_minimum_version 1.5.0
 
