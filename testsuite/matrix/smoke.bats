@@ -14,6 +14,10 @@
 #     does at length
 # Both in one boot: Debian's modules are loaded by path first, then
 # unloaded for the DKMS ones, which modprobe prefers.
+#   nodev: a kernel with SMC but no device the bed can give it (Debian
+#     12's 6.1): AF_SMC connections fall back, counted, and the bpf
+#     backend loads on its smc.ko
+#   none: a kernel built without SMC: smc says so and what to boot
 
 bats_require_minimum_version 1.5.0
 
@@ -181,7 +185,7 @@ byte_exact() {
 }
 
 @test "matrix: smc socket shows a held SMC connection, smc stats counts it" {
-	backend kernel || backend bpf || skip "the line lists no backend: its kernel has no SMC"
+	backend kernel || backend bpf || skip "the line lists no capturing backend: its kernel has no SMC, or no SMC device"
 	# the modules the last test left: the DKMS ones (SMC-D) where the line
 	# has them, else Debian's (SMC-R)
 	if backend kernel; then
@@ -214,6 +218,59 @@ byte_exact() {
 	[ "$n" -eq "$(jq '.[0] | .smcd.connections + .smcr.connections +
 		.handshake_errors.total + .fallback.total' <<<"$j")" ]
 	[ "$(stat_of "$j" $proto.client.v2_success)" -ge 1 ]
+}
+
+@test "matrix: SMC with no device to use: AF_SMC connections fall back, counted, the bpf backend attaches" {
+	backend nodev || skip "the line does not list nodev"
+	# Debian 12's 6.1: no loopback-ism (Linux 6.9), no IPPROTO_SMC (Linux
+	# 6.11), and Soft-RoCE gives SMC-R nothing that works (no get_netdev
+	# in its rxe; with a PNET ID the first link's set-up fails and its
+	# clean-up blocks: Documentation/install.md). Debian's own modules,
+	# signed: no taint
+	# (no DKMS package serves the line: modprobe takes them)
+	modprobe -a smc smc_diag
+	for m in smc smc_diag; do
+		[ "$(modinfo -n $m)" = "$(debian_mod $m)" ]
+		[ -d /sys/module/$m ]
+		[ -z "$(cat /sys/module/$m/taint)" ]
+	done
+	run -0 "$SMC" -j device
+	[ "$output" = "[]" ]
+	# the bpf backend's hooks and CO-RE relocations fit this smc.ko
+	run -0 "$SMC" dump start backend bpf mode smcr write "$F" background
+	echo "$output"
+	[ "$("$SMC" -j dump show | jq -r '.[0].backend')" = bpf ]
+	before=$("$SMC" -j stats)
+	srv=$BATS_TEST_TMPDIR/srv.out cli=$BATS_TEST_TMPDIR/cli.out
+	"$TRAFFIC" server --af-smc --expect-fallback -a 127.0.0.1 -p 0 -n $BYTES -T 60 >"$srv" &
+	spid=$!
+	WAIT_TIMEOUT=10 wait_line "$srv" '^listening [0-9]+'
+	port=$(awk '/^listening/ { print $2 }' "$srv")
+	run "$TRAFFIC" client --af-smc --expect-fallback -a 127.0.0.1 -p "$port" -n $BYTES -T 60
+	echo "$output" >"$cli"
+	wait $spid
+	src=$?
+	cat "$srv" "$cli"
+	[ "$status" -eq 0 ] && [ "$src" -eq 0 ]
+	# --expect-fallback: result ok only if every connection fell back
+	grep -q "^result ok" "$srv"
+	grep -q "^result ok" "$cli"
+	grep -q "^conn 0 fallback" "$srv"
+	grep -q "^conn 0 fallback" "$cli"
+	[ "$(sums tx)" = "$(sums rx)" ]
+	after=$("$SMC" -j stats)
+	d() { echo $(( $(stat_of "$after" "$1") - $(stat_of "$before" "$1") )); }
+	# the client found no SMC device, declined; the server counts the peer's
+	# decline; nothing went over SMC
+	[ "$(d fallback.client)" -eq 1 ]
+	[ "$(d fallback.server)" -eq 1 ]
+	[ "$(jq '[.[0].fallback.reasons[] | select(.role == "client" and .name == "NOSMCDEV") | .count] | add' <<<"$after")" -ge 1 ]
+	[ "$(d smcr.connections)" -eq 0 ]
+	[ "$(d smcd.connections)" -eq 0 ]
+	run -0 "$SMC" dump stop
+	echo "$output"
+	python3 "$CHECK" "$F" >"$J"
+	[ "$(jq .records "$J")" -eq 0 ]
 }
 
 @test "matrix: a kernel built without SMC: no smc module, and smc names what to boot" {
