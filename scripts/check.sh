@@ -63,9 +63,11 @@ dkms_deb=$(ls build/deb/smc-dump-dkms_*_all.deb 2>/dev/null | tail -n 1)
 tier dkms "DKMS build of smc-dump-dkms for Debian's kernel" \
 	bash scripts/stock-dkms.sh "${dkms_deb:-build/deb/no-smc-dump-dkms.deb}"
 wait "$runner_pid"
-tier smcr "SMC-R tests (two guests on Debian's kernel with the DKMS-built modules)" \
+# then the same bed on Debian's own smc.ko with the bpf backend on both
+# sides (testsuite/smcr/stock.bats; it sets SMCR_BED=stock itself)
+tier smcr "SMC-R tests (two guests on Debian's kernel: the DKMS-built modules, then its own with bpf)" \
 	env SMCR_BED=stock-dkms SMCR_DKMS_DEB="${dkms_deb:-build/deb/no-smc-dump-dkms.deb}" \
-	bats --print-output-on-failure testsuite/smcr/smcr.bats
+	bats --print-output-on-failure testsuite/smcr/smcr.bats testsuite/smcr/stock.bats
 # the failover test races link teardown against sends and resends: on the
 # debug kernel (KASAN, lockdep, kmemleak), alone, with both CPUs
 tier failover "SMC-R link failover (two guests on the debug test kernel)" \
