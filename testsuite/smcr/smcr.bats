@@ -9,6 +9,8 @@ RES=$TOP/build/smcr-results
 BYTES=8M
 NBYTES=$((8 * 1048576))
 
+load lib
+
 # SMCR_BED (see ./run): test, the debug test kernel (default), or
 # stock-dkms, Debian's kernel with smc-dump-dkms's modules (make check)
 have_bed() {
@@ -27,17 +29,8 @@ setup() {
 	have_bed || skip "no test kernel (make kernel)"
 }
 
-stat_delta() {	# stat_delta SIDE JQPATH
-	echo $(( $(jq -r ".[0].$2" "$RES/$1-stats-after.json") - $(jq -r ".[0].$2" "$RES/$1-stats-before.json") ))
-}
-
 @test "smcr: both guests ran the SMC-R traffic over Soft-RoCE" {
-	cat "$BATS_FILE_TMPDIR/run.log"
-	[ "$(cat "$BATS_FILE_TMPDIR/run.rc")" -eq 0 ]
-	grep -q "state ACTIVE" "$RES/server-rdma.txt"
-	grep -q "state ACTIVE" "$RES/client-rdma.txt"
-	grep -q "^result ok" "$RES/server-traffic.out"
-	grep -q "^result ok" "$RES/client-traffic.out"
+	bed_ran
 }
 
 @test "smcr: SMC-Rv2 carried the connection, by the kernel's counters" {

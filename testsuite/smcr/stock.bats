@@ -16,6 +16,8 @@ RES=$TOP/build/smcr-stock-results
 BYTES=256K
 NBYTES=262144
 
+load lib
+
 setup_file() {
 	export SMCR_KERNEL=${SMCR_KERNEL:-deb12-6.12}
 	local rc=0
@@ -24,17 +26,8 @@ setup_file() {
 	echo $rc >"$BATS_FILE_TMPDIR/run.rc"
 }
 
-stat_delta() {	# stat_delta SIDE JQPATH
-	echo $(( $(jq -r ".[0].$2" "$RES/$1-stats-after.json") - $(jq -r ".[0].$2" "$RES/$1-stats-before.json") ))
-}
-
 @test "smcr stock: both guests moved the traffic over Soft-RoCE" {
-	cat "$BATS_FILE_TMPDIR/run.log"
-	[ "$(cat "$BATS_FILE_TMPDIR/run.rc")" -eq 0 ]
-	grep -q "state ACTIVE" "$RES/server-rdma.txt"
-	grep -q "state ACTIVE" "$RES/client-rdma.txt"
-	grep -q "^result ok" "$RES/server-traffic.out"
-	grep -q "^result ok" "$RES/client-traffic.out"
+	bed_ran
 }
 
 @test "smcr stock: SMC-Rv2 carried the connection, by the kernel's counters" {
