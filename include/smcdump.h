@@ -308,12 +308,17 @@ void dump_track_free(struct dump_track *t);
 
 /* ---- decode.c ---- */
 
-enum dump_cmd {
-	DUMP_CMD_READ,
-	DUMP_CMD_FOLLOW,
-	DUMP_CMD_STATS,
-	DUMP_CMD_ANALYZE,
-};
+/* What a run does (struct dump_opts.flags); any mix */
+#define DUMP_F_PRINT	(1u << 0)	/* print each record, CLC message and
+					 * handshake (read); else malformed
+					 * input is told on stderr */
+#define DUMP_F_TRACK	(1u << 1)	/* track connections and streams,
+					 * report them at the end (follow:
+					 * with @dir; stats) */
+#define DUMP_F_ANALYZE	(1u << 2)	/* the analyzer, its report at the
+					 * end (analyze) */
+#define DUMP_F_TRACES	(1u << 3)	/* the analyzer without its report
+					 * (graph) */
 
 /* Counters of struct dump_ctx */
 enum dump_counter {
@@ -339,20 +344,20 @@ enum dump_counter {
 /**
  * struct dump_opts - what the caller asks of the decoder (as tcpdump's
  *	netdissect_options): no argv, no global
- * @cmd: which command runs
+ * @flags: what the run does, DUMP_F_*
  * @details: -d: more output
  * @hex: -x: hex dump of payloads
  * @json: JSON output, else text
  * @pretty: JSON indented
  * @cdc_big_endian: SMC-D CDC cursors are big-endian (--cdc-endian big)
- * @dir: follow: the directory of the stream files
+ * @dir: follow: the directory of the stream files (DUMP_F_TRACK)
  * @max_gap: follow: the max-gap (0: no limit)
  * @window_ns: analyze: the throughput window, nanoseconds
  * @has_token: analyze: only the connections of @token
  * @token: analyze: the local alert token asked for
  */
 struct dump_opts {
-	enum dump_cmd cmd;
+	unsigned int flags;
 	bool details;
 	bool hex;
 	bool json;
@@ -366,7 +371,7 @@ struct dump_opts {
 };
 
 /**
- * struct dump_ctx - state of one smc dump read, follow or stats run
+ * struct dump_ctx - state of one run of the decoder over one capture
  * @o: the options
  * @dlt: link type of the capture (pcap DLT_*)
  * @ns_digits: fractional digits of timestamps in text output (6 or 9)
@@ -378,8 +383,8 @@ struct dump_opts {
  * @lhash: open-addressing index of @links (entry + 1, 0 free)
  * @lhsize: slots in @lhash, a power of two
  * @nomem: memory ran out (links untracked)
- * @track: connections and streams (follow, stats), else NULL
- * @an: the analyzer (analyze), else NULL
+ * @track: connections and streams (DUMP_F_TRACK), else NULL
+ * @an: the analyzer (DUMP_F_ANALYZE, DUMP_F_TRACES), else NULL
  * @tcache_sec: the second @tcache holds the local time of
  * @tcache: "HH:MM:SS" of @tcache_sec
  */

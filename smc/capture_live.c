@@ -18,7 +18,7 @@
 int capture_decode_live(int fd)
 {
 	struct dump_opts o = {
-		.cmd = DUMP_CMD_READ, .details = show_details,
+		.flags = DUMP_F_PRINT, .details = show_details,
 		.hex = show_hex, .json = json, .pretty = pretty,
 	};
 	char err[DUMP_READER_ERRLEN];

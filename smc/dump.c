@@ -49,6 +49,7 @@ static void usage(FILE *f)
 
 struct opts {
 	struct dump_opts d;	/* the decoder's */
+	bool follow;		/* FILE and DIR */
 	const char *file;
 };
 
@@ -61,14 +62,14 @@ static struct dump_ctx *ctx_new(const struct opts *o, int dlt)
 		return NULL;
 	}
 	dump_ctx_init(c, &o->d, dlt);
-	if (o->d.cmd == DUMP_CMD_ANALYZE) {
+	if (o->d.flags & DUMP_F_ANALYZE) {
 		c->an = dump_analyze_new(&o->d);
 		if (!c->an) {
 			fprintf(stderr, "Error: out of memory\n");
 			free(c);
 			return NULL;
 		}
-	} else if (o->d.cmd != DUMP_CMD_READ) {
+	} else if (o->d.flags & DUMP_F_TRACK) {
 		c->track = dump_track_new(o->d.dir, o->d.max_gap);
 		if (!c->track) {
 			fprintf(stderr, "Error: %s: %s\n",
@@ -201,7 +202,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			if (errno || end == argv[i] || *end || argv[i][0] == '-')
 				return invarg("expected a number of bytes",
 					      argv[i]);
-		} else if (o->d.cmd == DUMP_CMD_ANALYZE &&
+		} else if (o->d.flags & DUMP_F_ANALYZE &&
 			   (!strcmp(a, "window") || !strcmp(a, "token"))) {
 			char *end;
 			unsigned long long v;
@@ -261,7 +262,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			pos[npos++] = a;
 		}
 	}
-	need = o->d.cmd == DUMP_CMD_FOLLOW ? 2 : 1;
+	need = o->follow ? 2 : 1;
 	if (npos != need) {
 		if (npos > need)
 			fprintf(stderr,
@@ -310,13 +311,14 @@ int do_dump(int argc, char **argv)
 	if (!strcmp(argv[0], "graph"))
 		return dump_graph(argc - 1, argv + 1);
 	if (!matches(argv[0], "read")) {
-		o.d.cmd = DUMP_CMD_READ;
+		o.d.flags = DUMP_F_PRINT;
 	} else if (!matches(argv[0], "follow")) {
-		o.d.cmd = DUMP_CMD_FOLLOW;
+		o.d.flags = DUMP_F_TRACK;
+		o.follow = true;
 	} else if (!matches(argv[0], "stats")) {
-		o.d.cmd = DUMP_CMD_STATS;
+		o.d.flags = DUMP_F_TRACK;
 	} else if (!matches(argv[0], "analyze")) {
-		o.d.cmd = DUMP_CMD_ANALYZE;
+		o.d.flags = DUMP_F_ANALYZE;
 	} else if (!matches(argv[0], "help") || !strcmp(argv[0], "-h")) {
 		usage(stdout);
 		return DUMP_EXIT_OK;

@@ -929,7 +929,7 @@ int dump_graph(int argc, char **argv)
 		fprintf(stderr, "Error: %s\n", err);
 		return 3;
 	}
-	d.cmd = DUMP_CMD_ANALYZE;
+	d.flags = DUMP_F_TRACES;
 	d.cdc_big_endian = o.cdc_big_endian;
 	d.has_token = o.has_token;
 	d.token = o.token;

@@ -424,14 +424,14 @@ static void print_malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
 	print_end();
 }
 
-/* Count a malformed frame; read prints it among the records (with its
- * addresses when @pkt has them), follow and stats on stderr.
+/* Count a malformed frame; DUMP_F_PRINT prints it among the records (with
+ * addresses when @pkt has them), other runs tell it on stderr.
  */
 static void malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
 		      const struct dump_pkt *pkt, const char *why)
 {
 	c->cnt[DUMP_CNT_MALFORMED]++;
-	if (c->o.cmd == DUMP_CMD_READ)
+	if (c->o.flags & DUMP_F_PRINT)
 		print_malformed(c, sec, nsec, pkt, why);
 	else
 		fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n", c->frame,
@@ -445,8 +445,8 @@ static void malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
  * @ts_nsec: frame time, nanoseconds
  * @why: the reason
  *
- * Counts it. read prints it among the records (with the frame number);
- * follow and stats print "smc dump: frame N: reason" on stderr.
+ * Counts it. DUMP_F_PRINT prints it among the records (with the frame
+ * number); other runs print "smc dump: frame N: reason" on stderr.
  */
 void dump_report_malformed(struct dump_ctx *c, long long ts_sec,
 			   uint32_t ts_nsec, const char *why)
@@ -606,7 +606,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 					    &r, NULL);
 		else if (rc != DUMP_OK)
 			c->cnt[DUMP_CNT_MALFORMED]++;
-		if (c->o.cmd == DUMP_CMD_READ)
+		if (c->o.flags & DUMP_F_PRINT)
 			print_record(c, sec, nsec, pkt, &r, NULL,
 				     rc == DUMP_OK ? NULL : err);
 		else if (rc != DUMP_OK)
@@ -646,7 +646,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 	} else {
 		c->cnt[DUMP_CNT_MALFORMED]++;
 	}
-	if (c->o.cmd == DUMP_CMD_READ)
+	if (c->o.flags & DUMP_F_PRINT)
 		print_record(c, sec, nsec, pkt, &r, pcdc,
 			     rc == DUMP_OK ? NULL : err);
 	else if (rc != DUMP_OK)
@@ -660,23 +660,23 @@ static void emit_clc(struct dump_ctx *c, long long sec, uint32_t nsec,
 		     uint32_t avail, const struct dump_clc_part *part,
 		     uint32_t *used, bool *incomplete)
 {
-	bool read = c->o.cmd == DUMP_CMD_READ;
+	bool print = c->o.flags & DUMP_F_PRINT;
 	char err[DUMP_ERRLEN];
 	int rc;
 
 	c->cnt[DUMP_CNT_CLC]++;
-	if (read) {
+	if (print) {
 		print_head(c, sec, nsec);
 		print_addrs(pkt);
 		print_string(PRINT_JSON, "type", NULL, "clc");
 	}
-	rc = dump_decode_clc(&c->o, p, avail, !read, used, incomplete, err,
+	rc = dump_decode_clc(&c->o, p, avail, !print, used, incomplete, err,
 			     sizeof(err));
 	if (rc != DUMP_OK)
 		c->cnt[DUMP_CNT_MALFORMED]++;
 	else if (c->an && !*incomplete)
 		dump_analyze_clc(c->an, c->frame, pkt, p, *used);
-	if (read) {
+	if (print) {
 		if (part && part->segs > 1) {
 			print_uint(PRINT_ANY, "segments", " segments %u",
 				   part->segs);
@@ -874,13 +874,13 @@ void dump_decode_finish(struct dump_ctx *c)
 static void decode_tcp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		       const struct dump_pkt *pkt)
 {
-	bool read = c->o.cmd == DUMP_CMD_READ, incomplete, any = false;
+	bool print = c->o.flags & DUMP_F_PRINT, incomplete, any = false;
 	struct dump_clc_part **pp;
 	uint32_t off = 0, used, avail, len;
 
 	if (pkt->tcp_flags & DUMP_TCP_SYN) {
 		c->cnt[DUMP_CNT_SYN]++;
-		if (read) {
+		if (print) {
 			bool ack = pkt->tcp_flags & DUMP_TCP_ACK;
 
 			print_head(c, sec, nsec);

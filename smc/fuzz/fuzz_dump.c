@@ -73,7 +73,7 @@ static void fuzz_cdc(const uint8_t *p, size_t n, uint8_t opt)
 static void fuzz_clc(const uint8_t *p, size_t n, uint8_t opt)
 {
 	struct dump_opts o = {
-		.cmd = DUMP_CMD_READ, .details = opt & 1, .json = opt & 2,
+		.flags = DUMP_F_PRINT, .details = opt & 1, .json = opt & 2,
 		.pretty = opt & 4,
 	};
 	char err[DUMP_ERRLEN];
@@ -100,9 +100,10 @@ static void fuzz_clc(const uint8_t *p, size_t n, uint8_t opt)
  */
 static struct dump_ctx *run_begin(uint8_t opt, int dlt)
 {
-	enum dump_cmd cmd = opt & 0x40 ? DUMP_CMD_STATS : DUMP_CMD_READ;
+	bool stats = opt & 0x40;
 	struct dump_opts o = {
-		.cmd = cmd, .details = opt & 1, .hex = opt & 2,
+		.flags = stats ? DUMP_F_TRACK | DUMP_F_ANALYZE : DUMP_F_PRINT,
+		.details = opt & 1, .hex = opt & 2,
 		.json = opt & 4, .cdc_big_endian = opt & 8,
 	};
 	struct dump_ctx *c = calloc(1, sizeof(*c));
@@ -110,7 +111,7 @@ static struct dump_ctx *run_begin(uint8_t opt, int dlt)
 	if (!c)
 		abort();
 	dump_ctx_init(c, &o, dlt);
-	if (cmd == DUMP_CMD_STATS) {
+	if (stats) {
 		c->track = dump_track_new(NULL, 0);
 		/* the analyzer takes the same records beside the tracker */
 		c->an = dump_analyze_new(&o);
