@@ -53,82 +53,32 @@ struct opts {
 	const char *file;
 };
 
-static struct dump_ctx *ctx_new(const struct opts *o, int dlt)
-{
-	struct dump_ctx *c = malloc(sizeof(*c));
-
-	if (!c) {
-		fprintf(stderr, "Error: out of memory\n");
-		return NULL;
-	}
-	dump_ctx_init(c, &o->d, dlt);
-	if (o->d.flags & DUMP_F_ANALYZE) {
-		c->an = dump_analyze_new(&o->d);
-		if (!c->an) {
-			fprintf(stderr, "Error: out of memory\n");
-			free(c);
-			return NULL;
-		}
-	} else if (o->d.flags & DUMP_F_TRACK) {
-		c->track = dump_track_new(o->d.dir, o->d.max_gap);
-		if (!c->track) {
-			fprintf(stderr, "Error: %s: %s\n",
-				o->d.dir ? o->d.dir : "tracker", strerror(errno));
-			free(c);
-			return NULL;
-		}
-	}
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	new_json_obj(o->d.json, o->d.pretty);
-	return c;
-}
-
-static int ctx_end(struct dump_ctx *c)
-{
-	int rc = DUMP_EXIT_OK, trc;
-
-	dump_decode_finish(c);
-	if (c->track) {
-		trc = dump_decode_report(c);
-		if (trc)
-			rc = trc;
-	}
-	if (c->an) {
-		trc = dump_analyze_report(c->an);
-		if (trc)
-			rc = trc;
-	}
-	delete_json_obj();
-	fflush(stdout);
-	if (!rc && c->cnt[DUMP_CNT_MALFORMED])
-		rc = DUMP_EXIT_MALFORMED;
-	dump_track_free(c->track);
-	dump_analyze_free(c->an);
-	dump_ctx_free(c);
-	return rc;
-}
-
 static int run(const struct opts *o)
 {
-	char err[DUMP_READER_ERRLEN];
+	char err[DUMP_CTX_ERRLEN];
 	struct dump_reader *r;
 	struct dump_ctx *c;
+	int rc;
 
 	r = dump_reader_open(o->file, err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "Error: %s\n", err);
 		return DUMP_EXIT_OPEN;
 	}
-	c = ctx_new(o, dump_reader_dlt(r));
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	c = dump_ctx_new(&o->d, dump_reader_dlt(r), dump_reader_ns_digits(r),
+			 err, sizeof(err));
 	if (!c) {
+		fprintf(stderr, "Error: %s\n", err);
 		dump_reader_close(r);
 		return DUMP_EXIT_OPEN;
 	}
-	c->ns_digits = dump_reader_ns_digits(r);
 	dump_decode_input(c, r);
 	dump_reader_close(r);
-	return ctx_end(c);
+	rc = dump_ctx_finish(c);
+	dump_ctx_free(c);
+	return rc;
 }
 
 /* the keywords that take a value: each may be given once */
