@@ -233,31 +233,6 @@ int dump_parse_cdc(const uint8_t *p, uint32_t len, bool smcd,
 struct dump_track;
 
 /**
- * struct dump_link - one smc-dummy link seen in the capture, for the
- *	sequence numbers of its records
- * @key: link-layer source address or interface index
- * @key_len: bytes in @key
- * @records: records seen on it
- * @first_seq: seq of the first record
- * @next_seq: the seq expected next
- * @gaps: times the seq jumped forward
- * @lost: records missing in those jumps, less those that came late
- * @reordered: records whose seq was lower than expected (late)
- * @ifindex: @key is a Linux cooked v2 interface index
- */
-struct dump_link {
-	uint8_t key[12];
-	uint8_t key_len;
-	bool ifindex;
-	uint64_t records;
-	uint32_t first_seq;
-	uint32_t next_seq;
-	uint64_t gaps;
-	uint64_t lost;
-	uint64_t reordered;
-};
-
-/**
  * struct dump_track_totals - sums over every stream of a tracker
  * @connections: connections seen
  * @bytes: captured payload bytes
@@ -308,27 +283,17 @@ void dump_track_free(struct dump_track *t);
 
 /* ---- decode.c ---- */
 
-enum dump_cmd {
-	DUMP_CMD_READ,
-	DUMP_CMD_FOLLOW,
-	DUMP_CMD_STATS,
-	DUMP_CMD_ANALYZE,
-};
-
-/* Counters of struct dump_ctx */
-enum dump_counter {
-	DUMP_CNT_FRAMES,	/* frames read */
-	DUMP_CNT_RECORDS,	/* SMC dump records (valid or not) */
-	DUMP_CNT_DATA,		/* data records decoded */
-	DUMP_CNT_CDC,		/* CDC records decoded */
-	DUMP_CNT_LEGACY,	/* Alibaba layout records */
-	DUMP_CNT_CLC,		/* CLC messages */
-	DUMP_CNT_SYN,		/* TCP SYN and SYN-ACK */
-	DUMP_CNT_SKIPPED,	/* frames that carry nothing of SMC */
-	DUMP_CNT_MALFORMED,	/* records or CLC messages not decodable */
-	DUMP_CNT_MAX
-};
-
+/* What a run does (struct dump_opts.flags); any mix */
+#define DUMP_F_PRINT	(1u << 0)	/* print each record, CLC message and
+					 * handshake (read); else malformed
+					 * input is told on stderr */
+#define DUMP_F_TRACK	(1u << 1)	/* track connections and streams,
+					 * report them at the end (follow:
+					 * with @dir; stats) */
+#define DUMP_F_ANALYZE	(1u << 2)	/* the analyzer, its report at the
+					 * end (analyze) */
+#define DUMP_F_TRACES	(1u << 3)	/* the analyzer without its report:
+					 * dump_ctx_analyzer() (graph) */
 
 /* follow: default of max-gap, the distance from the bytes of a stream
  * written so far beyond which a record is not written (a sparse file of
@@ -339,20 +304,20 @@ enum dump_counter {
 /**
  * struct dump_opts - what the caller asks of the decoder (as tcpdump's
  *	netdissect_options): no argv, no global
- * @cmd: which command runs
+ * @flags: what the run does, DUMP_F_*
  * @details: -d: more output
  * @hex: -x: hex dump of payloads
  * @json: JSON output, else text
  * @pretty: JSON indented
  * @cdc_big_endian: SMC-D CDC cursors are big-endian (--cdc-endian big)
- * @dir: follow: the directory of the stream files
+ * @dir: follow: the directory of the stream files (DUMP_F_TRACK)
  * @max_gap: follow: the max-gap (0: no limit)
  * @window_ns: analyze: the throughput window, nanoseconds
  * @has_token: analyze: only the connections of @token
  * @token: analyze: the local alert token asked for
  */
 struct dump_opts {
-	enum dump_cmd cmd;
+	unsigned int flags;
 	bool details;
 	bool hex;
 	bool json;
@@ -365,55 +330,62 @@ struct dump_opts {
 	uint32_t token;
 };
 
+/* One run of the decoder over one capture: private to lib/smcdump */
+struct dump_ctx;
+
+/* dump_ctx_new(): room for the message of a failure (a path and why) */
+#define DUMP_CTX_ERRLEN	(4096 + 128)
+
 /**
- * struct dump_ctx - state of one smc dump read, follow or stats run
- * @o: the options
- * @dlt: link type of the capture (pcap DLT_*)
- * @ns_digits: fractional digits of timestamps in text output (6 or 9)
- * @frame: number of the current frame, from 1
- * @cnt: counters (enum dump_counter)
- * @links: smc-dummy links seen, for sequence gaps (every one)
- * @nlinks: entries in @links
- * @linkcap: room in @links
- * @lhash: open-addressing index of @links (entry + 1, 0 free)
- * @lhsize: slots in @lhash, a power of two
- * @nomem: memory ran out (links untracked)
- * @track: connections and streams (follow, stats), else NULL
- * @an: the analyzer (analyze), else NULL
- * @tcache_sec: the second @tcache holds the local time of
- * @tcache: "HH:MM:SS" of @tcache_sec
+ * dump_ctx_new() - start a run of the decoder
+ * @o: the options, copied (@o->dir is kept, not copied)
+ * @dlt: link type of the capture (pcap DLT_*), as dump_reader_dlt()
+ * @ns_digits: fractional digits of timestamps in text output until the
+ *	first frame says otherwise: 6 or 9, as dump_reader_ns_digits()
+ * @err: the reason of a failure, as "out of memory" or "DIR: strerror"
+ *	(no "Error: " before it, no newline)
+ * @errlen: bytes at @err (DUMP_CTX_ERRLEN is enough)
+ *
+ * Sets up the connection tracker (DUMP_F_TRACK; follow creates @o->dir)
+ * and the analyzer (DUMP_F_ANALYZE, DUMP_F_TRACES) and begins the output
+ * document: new_json_obj(@o->json, @o->pretty).
+ *
+ * Return: the run, or NULL with errno set (ENOMEM; or why the tracker
+ * could not create @o->dir) and @err filled.
  */
-struct dump_clc_part;
+struct dump_ctx *dump_ctx_new(const struct dump_opts *o, int dlt,
+			      int ns_digits, char *err, size_t errlen);
 
-struct dump_ctx {
-	struct dump_opts o;
-	int dlt;
-	int ns_digits;
-	uint64_t frame;
-	uint64_t cnt[DUMP_CNT_MAX];
-	struct dump_link *links;
-	size_t nlinks;
-	size_t linkcap;
-	uint32_t *lhash;
-	size_t lhsize;
-	bool nomem;
-	struct dump_track *track;
-	struct dump_analyze *an;
-	struct dump_clc_part *clc_parts;
-	unsigned int nclc_parts;
-	long long tcache_sec;
-	char tcache[16];
-};
+/**
+ * dump_ctx_finish() - the end of the input
+ * @c: the run
+ *
+ * Shows the cut CLC messages that still wait for their next segment,
+ * prints the tracker's report (DUMP_F_TRACK: one entry per connection,
+ * per smc-dummy link and the totals) and the analyzer's (DUMP_F_ANALYZE),
+ * ends the output document (delete_json_obj()) and flushes stdout. Call
+ * it once, after the last frame.
+ *
+ * Return: 0 all decoded; 1 malformed records or CLC messages were seen
+ * (the rest was decoded); 3 follow could not write a stream file or
+ * memory ran out (the report says which); DUMP_AN_NO_TOKEN (4) analyze
+ * found no connection of the token asked for. 3 and 4 win over 1.
+ */
+int dump_ctx_finish(struct dump_ctx *c);
 
-void dump_ctx_init(struct dump_ctx *c, const struct dump_opts *o, int dlt);
-int dump_decode_report(struct dump_ctx *c);
+/* The analyzer of a DUMP_F_ANALYZE or DUMP_F_TRACES run, else NULL */
+struct dump_analyze *dump_ctx_analyzer(const struct dump_ctx *c);
+
+/* Free a run with its tracker and analyzer; NULL is allowed */
 void dump_ctx_free(struct dump_ctx *c);
-void dump_decode_finish(struct dump_ctx *c);
+
+/* Decode one frame of @caplen bytes at @data, of the run's link type,
+ * captured at @ts_sec seconds since the epoch and @ts_nsec nanoseconds
+ * (0..999999999): see decode.c
+ */
 void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
 		       uint32_t ts_nsec, const uint8_t *data,
 		       uint32_t caplen);
-void dump_report_malformed(struct dump_ctx *c, long long ts_sec,
-			   uint32_t ts_nsec, const char *why);
 
 /* Helpers shared by the printers */
 void dump_fmt_addr(int family, const uint8_t *addr, uint16_t port,
@@ -638,16 +610,16 @@ void dump_reader_close(struct dump_reader *r);
 
 /**
  * dump_decode_input() - decode every frame of a capture (decode.c)
- * @c: the run, set up with dump_ctx_init() for dump_reader_dlt()
+ * @c: the run, from dump_ctx_new() for dump_reader_dlt() and
+ *	dump_reader_ns_digits() of @r
  * @r: the capture
  *
  * Decodes each frame (dump_decode_frame()), counts frames of unsupported
  * link types as skipped (saying so once per interface on stderr,
  * "Warning: ..."), reports blocks that are no frame and a capture cut
- * off as malformed (dump_report_malformed(), at the time of the last
- * frame), and on a live capture (dump_reader_live()) flushes stdout after
- * each frame, stopping when that fails. Does not call
- * dump_decode_finish().
+ * off as malformed (at the time of the last frame), and on a live
+ * capture (dump_reader_live()) flushes stdout after each frame, stopping
+ * when that fails. Does not call dump_ctx_finish().
  */
 void dump_decode_input(struct dump_ctx *c, struct dump_reader *r);
 

@@ -18,13 +18,13 @@
 int capture_decode_live(int fd)
 {
 	struct dump_opts o = {
-		.cmd = DUMP_CMD_READ, .details = show_details,
+		.flags = DUMP_F_PRINT, .details = show_details,
 		.hex = show_hex, .json = json, .pretty = pretty,
 	};
-	char err[DUMP_READER_ERRLEN];
+	char err[DUMP_CTX_ERRLEN];
 	struct dump_reader *r;
 	struct dump_ctx *dc;
-	int rc = 0;
+	int rc;
 
 	r = dump_reader_fdopen(fd, true, "tcpdump's stream", err, sizeof(err));
 	if (!r) {
@@ -33,20 +33,15 @@ int capture_decode_live(int fd)
 		fprintf(stderr, "Error: %s\n", err);
 		return EXIT_FAIL;
 	}
-	dc = malloc(sizeof(*dc));
+	/* tcpdump's timestamps: 6 digits */
+	dc = dump_ctx_new(&o, dump_reader_dlt(r), dump_reader_ns_digits(r),
+			  err, sizeof(err));
 	if (!dc) {
 		dump_reader_close(r);
 		return EXIT_FAIL;
 	}
-	dump_ctx_init(dc, &o, dump_reader_dlt(r));
-	dc->ns_digits = dump_reader_ns_digits(r);	/* tcpdump: 6 */
-	new_json_obj(o.json, o.pretty);
 	dump_decode_input(dc, r);
-	dump_decode_finish(dc);
-	delete_json_obj();
-	fflush(stdout);
-	if (dc->cnt[DUMP_CNT_MALFORMED])
-		rc = 1;
+	rc = dump_ctx_finish(dc) ? 1 : 0;
 	dump_ctx_free(dc);
 	dump_reader_close(r);
 	return rc;

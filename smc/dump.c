@@ -49,85 +49,36 @@ static void usage(FILE *f)
 
 struct opts {
 	struct dump_opts d;	/* the decoder's */
+	bool follow;		/* FILE and DIR */
 	const char *file;
 };
 
-static struct dump_ctx *ctx_new(const struct opts *o, int dlt)
-{
-	struct dump_ctx *c = malloc(sizeof(*c));
-
-	if (!c) {
-		fprintf(stderr, "Error: out of memory\n");
-		return NULL;
-	}
-	dump_ctx_init(c, &o->d, dlt);
-	if (o->d.cmd == DUMP_CMD_ANALYZE) {
-		c->an = dump_analyze_new(&o->d);
-		if (!c->an) {
-			fprintf(stderr, "Error: out of memory\n");
-			free(c);
-			return NULL;
-		}
-	} else if (o->d.cmd != DUMP_CMD_READ) {
-		c->track = dump_track_new(o->d.dir, o->d.max_gap);
-		if (!c->track) {
-			fprintf(stderr, "Error: %s: %s\n",
-				o->d.dir ? o->d.dir : "tracker", strerror(errno));
-			free(c);
-			return NULL;
-		}
-	}
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	new_json_obj(o->d.json, o->d.pretty);
-	return c;
-}
-
-static int ctx_end(struct dump_ctx *c)
-{
-	int rc = DUMP_EXIT_OK, trc;
-
-	dump_decode_finish(c);
-	if (c->track) {
-		trc = dump_decode_report(c);
-		if (trc)
-			rc = trc;
-	}
-	if (c->an) {
-		trc = dump_analyze_report(c->an);
-		if (trc)
-			rc = trc;
-	}
-	delete_json_obj();
-	fflush(stdout);
-	if (!rc && c->cnt[DUMP_CNT_MALFORMED])
-		rc = DUMP_EXIT_MALFORMED;
-	dump_track_free(c->track);
-	dump_analyze_free(c->an);
-	dump_ctx_free(c);
-	return rc;
-}
-
 static int run(const struct opts *o)
 {
-	char err[DUMP_READER_ERRLEN];
+	char err[DUMP_CTX_ERRLEN];
 	struct dump_reader *r;
 	struct dump_ctx *c;
+	int rc;
 
 	r = dump_reader_open(o->file, err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "Error: %s\n", err);
 		return DUMP_EXIT_OPEN;
 	}
-	c = ctx_new(o, dump_reader_dlt(r));
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	c = dump_ctx_new(&o->d, dump_reader_dlt(r), dump_reader_ns_digits(r),
+			 err, sizeof(err));
 	if (!c) {
+		fprintf(stderr, "Error: %s\n", err);
 		dump_reader_close(r);
 		return DUMP_EXIT_OPEN;
 	}
-	c->ns_digits = dump_reader_ns_digits(r);
 	dump_decode_input(c, r);
 	dump_reader_close(r);
-	return ctx_end(c);
+	rc = dump_ctx_finish(c);
+	dump_ctx_free(c);
+	return rc;
 }
 
 /* the keywords that take a value: each may be given once */
@@ -205,7 +156,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			if (get_u64(&o->d.max_gap, argv[i], 0))
 				return invarg("expected a number of bytes",
 					      argv[i]);
-		} else if (o->d.cmd == DUMP_CMD_ANALYZE &&
+		} else if (o->d.flags & DUMP_F_ANALYZE &&
 			   (!strcmp(a, "window") || !strcmp(a, "token"))) {
 			uint64_t v;
 
@@ -263,7 +214,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			pos[npos++] = a;
 		}
 	}
-	need = o->d.cmd == DUMP_CMD_FOLLOW ? 2 : 1;
+	need = o->follow ? 2 : 1;
 	if (npos != need) {
 		if (npos > need)
 			fprintf(stderr,
@@ -280,13 +231,16 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* read, follow, stats, analyze: @cmd with its keywords and FILE [DIR] */
-static int dump_file(enum dump_cmd cmd, int argc, char **argv)
+/* read, follow, stats, analyze: what the decoder does (DUMP_F_*), then
+ * the command's keywords and FILE, and DIR when @follow
+ */
+static int dump_file(unsigned int flags, bool follow, int argc, char **argv)
 {
 	struct opts o = { 0 };
 	int rc;
 
-	o.d.cmd = cmd;
+	o.d.flags = flags;
+	o.follow = follow;
 	o.d.max_gap = DUMP_MAX_GAP;
 	o.d.details = show_details;
 	o.d.hex = show_hex;
@@ -302,22 +256,22 @@ static int dump_file(enum dump_cmd cmd, int argc, char **argv)
 
 static int dump_read(int argc, char **argv)
 {
-	return dump_file(DUMP_CMD_READ, argc, argv);
+	return dump_file(DUMP_F_PRINT, false, argc, argv);
 }
 
 static int dump_follow(int argc, char **argv)
 {
-	return dump_file(DUMP_CMD_FOLLOW, argc, argv);
+	return dump_file(DUMP_F_TRACK, true, argc, argv);
 }
 
 static int dump_stats(int argc, char **argv)
 {
-	return dump_file(DUMP_CMD_STATS, argc, argv);
+	return dump_file(DUMP_F_TRACK, false, argc, argv);
 }
 
 static int dump_analyze(int argc, char **argv)
 {
-	return dump_file(DUMP_CMD_ANALYZE, argc, argv);
+	return dump_file(DUMP_F_ANALYZE, false, argc, argv);
 }
 
 static int dump_help(int argc, char **argv)

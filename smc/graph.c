@@ -909,13 +909,14 @@ static int parse(int argc, char **argv, struct gopts *o)
  */
 int dump_graph(int argc, char **argv)
 {
-	char err[DUMP_READER_ERRLEN];
+	char err[DUMP_CTX_ERRLEN];
 	struct graph_run g = { 0 };
 	struct dump_opts d = { 0 };
+	struct dump_analyze *an;
 	struct gopts o = { 0 };
 	struct dump_reader *r;
 	struct dump_ctx *c;
-	int rc;
+	int rc, drc;
 
 	rc = parse(argc, argv, &o);
 	if (rc)
@@ -925,31 +926,27 @@ int dump_graph(int argc, char **argv)
 		fprintf(stderr, "Error: %s\n", err);
 		return 3;
 	}
-	d.cmd = DUMP_CMD_ANALYZE;
+	d.flags = DUMP_F_TRACES;
 	d.cdc_big_endian = o.cdc_big_endian;
 	d.has_token = o.has_token;
 	d.token = o.token;
-	c = malloc(sizeof(*c));
-	if (c) {
-		dump_ctx_init(c, &d, dump_reader_dlt(r));
-		c->an = dump_analyze_new(&d);
-	}
-	if (!c || !c->an) {
-		fprintf(stderr, "Error: out of memory\n");
-		free(c);
+	c = dump_ctx_new(&d, dump_reader_dlt(r), dump_reader_ns_digits(r),
+			 err, sizeof(err));
+	if (!c) {
+		fprintf(stderr, "Error: %s\n", err);
 		dump_reader_close(r);
 		return 3;
 	}
-	c->ns_digits = dump_reader_ns_digits(r);
 	dump_decode_input(c, r);
 	dump_reader_close(r);
-	dump_decode_finish(c);
+	drc = dump_ctx_finish(c);
+	an = dump_ctx_analyzer(c);
 
 	g.o = &o;
 	new_json_obj(json, pretty);
-	rc = dump_analyze_traces(c->an, count_cb, &g);
+	rc = dump_analyze_traces(an, count_cb, &g);
 	if (!rc && g.selected)
-		rc = dump_analyze_traces(c->an, draw_cb, &g);
+		rc = dump_analyze_traces(an, draw_cb, &g);
 	delete_json_obj();
 	if (rc < 0) {
 		fprintf(stderr, "Error: out of memory\n");
@@ -967,10 +964,7 @@ int dump_graph(int argc, char **argv)
 				o.file);
 		g.err = 4;
 	}
-	rc = g.err;
-	if (!rc && c->cnt[DUMP_CNT_MALFORMED])
-		rc = 1;
-	dump_analyze_free(c->an);
+	rc = g.err ? g.err : drc;
 	dump_ctx_free(c);
 	return rc;
 }

@@ -5,6 +5,7 @@
  * prints them for `read` (text or JSON through json_print) or hands them
  * to the connection tracker for `follow` and `stats`.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <pcap/pcap.h>
 
 #include "smcdump.h"
+#include "decode.h"
 #include "json_print.h"
 
 
@@ -51,32 +53,54 @@ struct dump_clc_part {
 	uint8_t *buf;
 };
 
-/**
- * dump_ctx_init() - prepare a run
- * @c: the context
- * @o: the options, copied
- * @dlt: link type of the capture
- *
- * The time precision (ns_digits) and the tracker are set by the caller
- * afterwards.
- */
-void dump_ctx_init(struct dump_ctx *c, const struct dump_opts *o, int dlt)
+struct dump_ctx *dump_ctx_new(const struct dump_opts *o, int dlt,
+			      int ns_digits, char *err, size_t errlen)
 {
-	memset(c, 0, sizeof(*c));
+	struct dump_ctx *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		goto nomem;
 	c->o = *o;
 	c->dlt = dlt;
-	c->ns_digits = 6;
+	c->ns_digits = ns_digits;
 	c->tcache_sec = -1;
+	if (o->flags & (DUMP_F_ANALYZE | DUMP_F_TRACES)) {
+		c->an = dump_analyze_new(o);
+		if (!c->an)
+			goto nomem;
+	}
+	if (o->flags & DUMP_F_TRACK) {
+		c->track = dump_track_new(o->dir, o->max_gap);
+		if (!c->track) {
+			int e = errno;
+
+			snprintf(err, errlen, "%s: %s", o->dir ? o->dir :
+				 "tracker", strerror(e));
+			dump_ctx_free(c);
+			errno = e;
+			return NULL;
+		}
+	}
+	new_json_obj(o->json, o->pretty);
+	return c;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	dump_ctx_free(c);
+	errno = ENOMEM;
+	return NULL;
 }
 
-/**
- * dump_ctx_free() - free a context and what it holds (not the tracker)
- * @c: the context, may be NULL
- */
+struct dump_analyze *dump_ctx_analyzer(const struct dump_ctx *c)
+{
+	return c->an;
+}
+
 void dump_ctx_free(struct dump_ctx *c)
 {
 	if (!c)
 		return;
+	dump_track_free(c->track);
+	dump_analyze_free(c->an);
 	while (c->clc_parts) {
 		struct dump_clc_part *part = c->clc_parts;
 
@@ -424,34 +448,18 @@ static void print_malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
 	print_end();
 }
 
-/* Count a malformed frame; read prints it among the records (with its
- * addresses when @pkt has them), follow and stats on stderr.
+/* Count a malformed frame; DUMP_F_PRINT prints it among the records (with
+ * addresses when @pkt has them), other runs tell it on stderr.
  */
 static void malformed(struct dump_ctx *c, long long sec, uint32_t nsec,
 		      const struct dump_pkt *pkt, const char *why)
 {
 	c->cnt[DUMP_CNT_MALFORMED]++;
-	if (c->o.cmd == DUMP_CMD_READ)
+	if (c->o.flags & DUMP_F_PRINT)
 		print_malformed(c, sec, nsec, pkt, why);
 	else
 		fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n", c->frame,
 			why);
-}
-
-/**
- * dump_report_malformed() - report a frame that cannot be decoded
- * @c: the run
- * @ts_sec: frame time, seconds
- * @ts_nsec: frame time, nanoseconds
- * @why: the reason
- *
- * Counts it. read prints it among the records (with the frame number);
- * follow and stats print "smc dump: frame N: reason" on stderr.
- */
-void dump_report_malformed(struct dump_ctx *c, long long ts_sec,
-			   uint32_t ts_nsec, const char *why)
-{
-	malformed(c, ts_sec, ts_nsec, NULL, why);
 }
 
 /* The link a frame came over: its source MAC (Ethernet), interface
@@ -606,7 +614,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 					    &r, NULL);
 		else if (rc != DUMP_OK)
 			c->cnt[DUMP_CNT_MALFORMED]++;
-		if (c->o.cmd == DUMP_CMD_READ)
+		if (c->o.flags & DUMP_F_PRINT)
 			print_record(c, sec, nsec, pkt, &r, NULL,
 				     rc == DUMP_OK ? NULL : err);
 		else if (rc != DUMP_OK)
@@ -646,7 +654,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 	} else {
 		c->cnt[DUMP_CNT_MALFORMED]++;
 	}
-	if (c->o.cmd == DUMP_CMD_READ)
+	if (c->o.flags & DUMP_F_PRINT)
 		print_record(c, sec, nsec, pkt, &r, pcdc,
 			     rc == DUMP_OK ? NULL : err);
 	else if (rc != DUMP_OK)
@@ -660,23 +668,23 @@ static void emit_clc(struct dump_ctx *c, long long sec, uint32_t nsec,
 		     uint32_t avail, const struct dump_clc_part *part,
 		     uint32_t *used, bool *incomplete)
 {
-	bool read = c->o.cmd == DUMP_CMD_READ;
+	bool print = c->o.flags & DUMP_F_PRINT;
 	char err[DUMP_ERRLEN];
 	int rc;
 
 	c->cnt[DUMP_CNT_CLC]++;
-	if (read) {
+	if (print) {
 		print_head(c, sec, nsec);
 		print_addrs(pkt);
 		print_string(PRINT_JSON, "type", NULL, "clc");
 	}
-	rc = dump_decode_clc(&c->o, p, avail, !read, used, incomplete, err,
+	rc = dump_decode_clc(&c->o, p, avail, !print, used, incomplete, err,
 			     sizeof(err));
 	if (rc != DUMP_OK)
 		c->cnt[DUMP_CNT_MALFORMED]++;
 	else if (c->an && !*incomplete)
 		dump_analyze_clc(c->an, c->frame, pkt, p, *used);
-	if (read) {
+	if (print) {
 		if (part && part->segs > 1) {
 			print_uint(PRINT_ANY, "segments", " segments %u",
 				   part->segs);
@@ -850,15 +858,11 @@ static enum clc_part_rc clc_part_add(struct dump_ctx *c, long long sec,
 	return CLC_PART_DONE;
 }
 
-/**
- * dump_decode_finish() - the end of the input: show what still waits
- * @c: the run
- *
- * CLC messages whose segments did not all arrive are shown as incomplete,
- * in frame order, at the frame and time of their first segment. Call it
- * once after the last dump_decode_frame().
+/* The end of the input: CLC messages whose segments did not all arrive
+ * are shown as incomplete, in frame order, at the frame and time of
+ * their first segment.
  */
-void dump_decode_finish(struct dump_ctx *c)
+static void clc_parts_flush(struct dump_ctx *c)
 {
 	struct dump_clc_part **pp, **first;
 
@@ -874,13 +878,13 @@ void dump_decode_finish(struct dump_ctx *c)
 static void decode_tcp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		       const struct dump_pkt *pkt)
 {
-	bool read = c->o.cmd == DUMP_CMD_READ, incomplete, any = false;
+	bool print = c->o.flags & DUMP_F_PRINT, incomplete, any = false;
 	struct dump_clc_part **pp;
 	uint32_t off = 0, used, avail, len;
 
 	if (pkt->tcp_flags & DUMP_TCP_SYN) {
 		c->cnt[DUMP_CNT_SYN]++;
-		if (read) {
+		if (print) {
 			bool ack = pkt->tcp_flags & DUMP_TCP_ACK;
 
 			print_head(c, sec, nsec);
@@ -1043,7 +1047,7 @@ void dump_decode_input(struct dump_ctx *c, struct dump_reader *r)
 		case DUMP_READ_BAD:
 		case DUMP_READ_CUT:
 			c->frame++;
-			dump_report_malformed(c, last_sec, last_nsec, err);
+			malformed(c, last_sec, last_nsec, NULL, err);
 			if (rc == DUMP_READ_CUT)
 				return;
 			break;
@@ -1053,17 +1057,12 @@ void dump_decode_input(struct dump_ctx *c, struct dump_reader *r)
 	}
 }
 
-/**
- * dump_decode_report() - print what follow or stats found
- * @c: the run, with its tracker
- *
- * Prints one entry per connection (dump_track_report()), one per
- * smc-dummy link (record sequence gaps) and the totals; text or JSON.
- *
- * Return: 0, or 3 when follow could not write a stream file or memory
- * ran out (the report says which).
+/* What follow or stats found: one entry per connection
+ * (dump_track_report()), one per smc-dummy link (record sequence gaps)
+ * and the totals; text or JSON. Returns 0, or 3 when follow could not
+ * write a stream file or memory ran out (the report says which).
  */
-int dump_decode_report(struct dump_ctx *c)
+static int track_report(struct dump_ctx *c)
 {
 	struct dump_track_totals tot;
 	uint64_t gaps = 0, lost = 0;
@@ -1138,3 +1137,24 @@ int dump_decode_report(struct dump_ctx *c)
 	return tot.werrs || tot.nomem || c->nomem ? 3 : 0;
 }
 
+int dump_ctx_finish(struct dump_ctx *c)
+{
+	int rc = 0, trc;
+
+	clc_parts_flush(c);
+	if (c->track) {
+		trc = track_report(c);
+		if (trc)
+			rc = trc;
+	}
+	if (c->an && c->o.flags & DUMP_F_ANALYZE) {
+		trc = dump_analyze_report(c->an);
+		if (trc)
+			rc = trc;
+	}
+	delete_json_obj();
+	fflush(stdout);
+	if (!rc && c->cnt[DUMP_CNT_MALFORMED])
+		rc = 1;
+	return rc;
+}

@@ -1496,7 +1496,7 @@ static void print_stream(struct rep *o, const struct dump_track *t,
  * dump_track_report() - print the connections follow or stats found
  * @t: the tracker
  * @tot: filled with the sums over every stream, for the totals line that
- *	dump_decode_report() prints
+ *	dump_ctx_finish() prints
  *
  * Prints one entry per connection (both streams), text or JSON (the
  * "connections" array). In follow, the stream files get their final

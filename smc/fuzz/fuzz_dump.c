@@ -73,7 +73,7 @@ static void fuzz_cdc(const uint8_t *p, size_t n, uint8_t opt)
 static void fuzz_clc(const uint8_t *p, size_t n, uint8_t opt)
 {
 	struct dump_opts o = {
-		.cmd = DUMP_CMD_READ, .details = opt & 1, .json = opt & 2,
+		.flags = DUMP_F_PRINT, .details = opt & 1, .json = opt & 2,
 		.pretty = opt & 4,
 	};
 	char err[DUMP_ERRLEN];
@@ -95,51 +95,38 @@ static void fuzz_clc(const uint8_t *p, size_t n, uint8_t opt)
 	free(b);
 }
 
-/* A read (or, with bit 6 of @opt, stats and analyze) run of link type
- * @dlt with the output options of @opt, as smc dump starts one
+/* A read (or, with bit 6 of @opt, stats with the analyzer of analyze
+ * beside the tracker) run of link type @dlt with the output options of
+ * @opt, as smc dump starts one
  */
-static struct dump_ctx *run_begin(uint8_t opt, int dlt)
+static struct dump_ctx *run_begin(uint8_t opt, int dlt, int ns_digits)
 {
-	enum dump_cmd cmd = opt & 0x40 ? DUMP_CMD_STATS : DUMP_CMD_READ;
 	struct dump_opts o = {
-		.cmd = cmd, .details = opt & 1, .hex = opt & 2,
+		.flags = opt & 0x40 ? DUMP_F_TRACK | DUMP_F_ANALYZE :
+				      DUMP_F_PRINT,
+		.details = opt & 1, .hex = opt & 2,
 		.json = opt & 4, .cdc_big_endian = opt & 8,
 	};
-	struct dump_ctx *c = calloc(1, sizeof(*c));
+	char err[DUMP_CTX_ERRLEN];
+	struct dump_ctx *c = dump_ctx_new(&o, dlt, ns_digits, err, sizeof(err));
 
 	if (!c)
 		abort();
-	dump_ctx_init(c, &o, dlt);
-	if (cmd == DUMP_CMD_STATS) {
-		c->track = dump_track_new(NULL, 0);
-		/* the analyzer takes the same records beside the tracker */
-		c->an = dump_analyze_new(&o);
-		if (!c->track || !c->an)
-			abort();
-	}
-	new_json_obj(o.json, 0);
 	return c;
 }
 
 static void run_end(struct dump_ctx *c)
 {
-	dump_decode_finish(c);
-	if (c->track)
-		dump_decode_report(c);
-	if (c->an)
-		dump_analyze_report(c->an);
-	delete_json_obj();
-	dump_analyze_free(c->an);
-	dump_track_free(c->track);
+	dump_ctx_finish(c);
 	dump_ctx_free(c);
 }
 
 static void fuzz_frames(const uint8_t *p, size_t n, uint8_t opt)
 {
-	struct dump_ctx *c = run_begin(opt, dlts[(opt >> 4) & 3]);
+	struct dump_ctx *c = run_begin(opt, dlts[(opt >> 4) & 3],
+				       opt & 0x80 ? 9 : 6);
 	size_t off = 0;
 
-	c->ns_digits = opt & 0x80 ? 9 : 6;
 	while (n - off >= 2) {
 		size_t len = (size_t)p[off] << 8 | p[off + 1];
 		uint8_t *b;
@@ -171,8 +158,7 @@ static void fuzz_reader(const uint8_t *p, size_t n, uint8_t opt)
 	r = dump_reader_fdopen(fd, true, "fuzz", err, sizeof(err));
 	if (!r)
 		return;
-	c = run_begin(opt, dump_reader_dlt(r));
-	c->ns_digits = dump_reader_ns_digits(r);
+	c = run_begin(opt, dump_reader_dlt(r), dump_reader_ns_digits(r));
 	dump_decode_input(c, r);
 	run_end(c);
 	dump_reader_close(r);

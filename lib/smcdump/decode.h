@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * decode.h - the state of one run of the decoder (decode.c), private to
+ * lib/smcdump: callers hold a struct dump_ctx only through the functions
+ * of include/smcdump.h (dump_ctx_new() ... dump_ctx_free()).
+ */
+#ifndef SMCDUMP_DECODE_H
+#define SMCDUMP_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "smcdump.h"
+
+/* Counters of struct dump_ctx */
+enum dump_counter {
+	DUMP_CNT_FRAMES,	/* frames read */
+	DUMP_CNT_RECORDS,	/* SMC dump records (valid or not) */
+	DUMP_CNT_DATA,		/* data records decoded */
+	DUMP_CNT_CDC,		/* CDC records decoded */
+	DUMP_CNT_LEGACY,	/* Alibaba layout records */
+	DUMP_CNT_CLC,		/* CLC messages */
+	DUMP_CNT_SYN,		/* TCP SYN and SYN-ACK */
+	DUMP_CNT_SKIPPED,	/* frames that carry nothing of SMC */
+	DUMP_CNT_MALFORMED,	/* records or CLC messages not decodable */
+	DUMP_CNT_MAX
+};
+
+/**
+ * struct dump_link - one smc-dummy link seen in the capture, for the
+ *	sequence numbers of its records
+ * @key: link-layer source address or interface index
+ * @key_len: bytes in @key
+ * @records: records seen on it
+ * @first_seq: seq of the first record
+ * @next_seq: the seq expected next
+ * @gaps: times the seq jumped forward
+ * @lost: records missing in those jumps, less those that came late
+ * @reordered: records whose seq was lower than expected (late)
+ * @ifindex: @key is a Linux cooked v2 interface index
+ */
+struct dump_link {
+	uint8_t key[12];
+	uint8_t key_len;
+	bool ifindex;
+	uint64_t records;
+	uint32_t first_seq;
+	uint32_t next_seq;
+	uint64_t gaps;
+	uint64_t lost;
+	uint64_t reordered;
+};
+
+/**
+ * struct dump_ctx - state of one run of the decoder over one capture
+ * @o: the options
+ * @dlt: link type of the capture (pcap DLT_*)
+ * @ns_digits: fractional digits of timestamps in text output (6 or 9)
+ * @frame: number of the current frame, from 1
+ * @cnt: counters (enum dump_counter)
+ * @links: smc-dummy links seen, for sequence gaps (every one)
+ * @nlinks: entries in @links
+ * @linkcap: room in @links
+ * @lhash: open-addressing index of @links (entry + 1, 0 free)
+ * @lhsize: slots in @lhash, a power of two
+ * @nomem: memory ran out (links untracked)
+ * @track: connections and streams (DUMP_F_TRACK), else NULL
+ * @an: the analyzer (DUMP_F_ANALYZE, DUMP_F_TRACES), else NULL
+ * @clc_parts: CLC messages cut by their segment's end, waiting
+ * @nclc_parts: entries in @clc_parts
+ * @tcache_sec: the second @tcache holds the local time of
+ * @tcache: "HH:MM:SS" of @tcache_sec
+ */
+struct dump_clc_part;
+
+struct dump_ctx {
+	struct dump_opts o;
+	int dlt;
+	int ns_digits;
+	uint64_t frame;
+	uint64_t cnt[DUMP_CNT_MAX];
+	struct dump_link *links;
+	size_t nlinks;
+	size_t linkcap;
+	uint32_t *lhash;
+	size_t lhsize;
+	bool nomem;
+	struct dump_track *track;
+	struct dump_analyze *an;
+	struct dump_clc_part *clc_parts;
+	unsigned int nclc_parts;
+	long long tcache_sec;
+	char tcache[16];
+};
+
+#endif /* SMCDUMP_DECODE_H */
