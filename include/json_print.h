@@ -39,6 +39,8 @@ void print_int(enum output_type type, const char *key, const char *fmt,
 	       int value);
 void print_u64(enum output_type type, const char *key, const char *fmt,
 	       uint64_t value);
+void print_s64(enum output_type type, const char *key, const char *fmt,
+	       int64_t value);
 /* JSON: %.15g, null when not finite */
 void print_float(enum output_type type, const char *key, const char *fmt,
 		 double value);

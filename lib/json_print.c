@@ -425,6 +425,24 @@ void print_int(enum output_type type, const char *key, const char *fmt,
 }
 
 /**
+ * print_s64() - print a signed 64-bit number
+ * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
+ * @key: JSON member name (NULL inside an array)
+ * @fmt: printf format for text mode, with one %" PRId64 " (or %lld)
+ * @value: the number; JSON carries all 64 bits and the sign
+ */
+void print_s64(enum output_type type, const char *key, const char *fmt,
+	       int64_t value)
+{
+	if (json_ctx(type)) {
+		jw_member(key);
+		printf("%" PRId64, value);
+	} else if (text_ctx(type)) {
+		text(fmt, value);
+	}
+}
+
+/**
  * print_u64() - print an unsigned 64-bit number
  * @type: PRINT_JSON, PRINT_FP or PRINT_ANY
  * @key: JSON member name (NULL inside an array)

@@ -63,7 +63,6 @@ struct dump_ctx *dump_ctx_new(const struct dump_opts *o, int dlt,
 	c->o = *o;
 	c->dlt = dlt;
 	c->ns_digits = ns_digits;
-	c->tcache_sec = -1;
 	if (o->flags & (DUMP_F_ANALYZE | DUMP_F_TRACES)) {
 		c->an = dump_analyze_new(o);
 		if (!c->an)
@@ -117,7 +116,7 @@ void dump_ctx_free(struct dump_ctx *c)
 static void fmt_time(struct dump_ctx *c, long long sec, uint32_t nsec,
 		     char *buf, size_t len)
 {
-	if (sec != c->tcache_sec) {
+	if (!c->tcache_valid || sec != c->tcache_sec) {
 		time_t t = (time_t)sec;
 		struct tm tm;
 
@@ -126,6 +125,7 @@ static void fmt_time(struct dump_ctx *c, long long sec, uint32_t nsec,
 		else
 			snprintf(c->tcache, sizeof(c->tcache), "%lld", sec);
 		c->tcache_sec = sec;
+		c->tcache_valid = true;
 	}
 	if (c->ns_digits == 9)
 		snprintf(buf, len, "%s.%09u", c->tcache, nsec);
@@ -144,7 +144,7 @@ static void print_head(struct dump_ctx *c, long long sec, uint32_t nsec)
 		fmt_time(c, sec, nsec, t, sizeof(t));
 		print_string(PRINT_FP, NULL, "%s ", t);
 	}
-	print_u64(PRINT_JSON, "ts_sec", NULL, (uint64_t)sec);
+	print_s64(PRINT_JSON, "ts_sec", NULL, sec);
 	print_uint(PRINT_JSON, "ts_nsec", NULL, nsec);
 	/* a fraction of a second or more, or an all-ones seconds field:
 	 * a broken capture header, not a time

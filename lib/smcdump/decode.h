@@ -70,6 +70,8 @@ struct dump_link {
  * @clc_parts: CLC messages cut by their segment's end, waiting
  * @nclc_parts: entries in @clc_parts
  * @tcache_sec: the second @tcache holds the local time of
+ * @tcache_valid: @tcache holds something (any @tcache_sec, -1 too, is a
+ *	time a capture can hold)
  * @tcache: "HH:MM:SS" of @tcache_sec
  */
 struct dump_clc_part;
@@ -91,7 +93,8 @@ struct dump_ctx {
 	struct dump_clc_part *clc_parts;
 	unsigned int nclc_parts;
 	long long tcache_sec;
-	char tcache[16];
+	bool tcache_valid;
+	char tcache[24];
 };
 
 #endif /* SMCDUMP_DECODE_H */

@@ -285,6 +285,20 @@ assert t["malformed"] == 0
 	[[ "$output" == *'"ts_sec":1700000123,"ts_nsec":987654000,'* ]]
 }
 
+@test "a first frame whose seconds field is all ones: flagged bogus-time, its time still shown" {
+	# pcap's 32-bit seconds read as signed: -1 is 1969-12-31 23:59:59 UTC,
+	# and the first frame must not take it for the empty time cache
+	gen "$T/b.pcap" <<-EOF
+	data token=0x1 seq=1 len=1 ts=4294967295.000001
+	data token=0x1 seq=2 offset=1 len=1 ts=1700000123.5
+	EOF
+	run -0 "$SMC" dump read "$T/b.pcap"
+	[[ "${lines[0]}" == "1 23:59:59.000001 bogus-time SMC-R "* ]]
+	[[ "${lines[1]}" == "2 22:15:23.500000 SMC-R "* ]]
+	run -0 "$SMC" -j dump read "$T/b.pcap"
+	[[ "$output" == *'"frame":1,"ts_sec":-1,"ts_nsec":1000,"bogus_time":true,'* ]]
+}
+
 @test "pcapng, Linux cooked v1 and v2, raw IP, VLAN: same records" {
 	local spec="data dir=tx token=0xabc seq=1 offset=7 len=33 ts=1700000001.000001
 cdc dir=rx token=0xabc seq=2 seqno=4 ctoken=0xdef pcount=40 ts=1700000001.000002
