@@ -702,7 +702,8 @@ static int stream_fd(struct dump_track *t, struct conn *c, int dir, bool low)
 	if (stream_name(c, dir))
 		return -1;
 	close_lru(t, 1, s);
-	flags = O_RDWR | O_CLOEXEC | (*created ? 0 : O_CREAT | O_TRUNC);
+	flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW |
+		(*created ? 0 : O_CREAT | O_TRUNC);
 	for (tries = 0; tries < 2; tries++) {
 		*fd = openat(t->dirfd, low ? s->low_path : s->path, flags,
 			     0644);
@@ -1074,7 +1075,8 @@ static void stream_finish(struct dump_track *t, struct conn *c, int dir)
 		err = ENOMEM;
 		goto out;
 	}
-	fd = openat(t->dirfd, tmp, O_RDWR | O_CLOEXEC | O_CREAT | O_TRUNC,
+	fd = openat(t->dirfd, tmp,
+		    O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_CREAT | O_TRUNC,
 		    0644);
 	if (fd < 0) {
 		err = errno;

@@ -708,6 +708,17 @@ assert d["total"]["files"] == 3
 	[[ "$stderr" == *"notadir"* ]]
 }
 
+@test "follow: a symlink in DIR is not followed, the file it names stays as it was" {
+	gen "$T/e.pcap" <<<"data token=0x1 seq=1 len=3"
+	echo precious >"$T/victim"
+	mkdir "$T/fo"
+	ln -s "$T/victim" "$T/fo/smcr-00000001-tx.bin"
+	run -3 --separate-stderr "$SMC" dump follow "$T/e.pcap" "$T/fo"
+	[[ "$output" == *'write-error "Too many levels of symbolic links"'* ]]
+	[ "$(cat "$T/victim")" = precious ]
+	[ -L "$T/fo/smcr-00000001-tx.bin" ]
+}
+
 # ----------------------------------------------------- CLI and exit
 
 @test "usage errors exit 2, unreadable captures exit 3" {
