@@ -101,6 +101,48 @@ static bool valid_ifname(const char *name)
 	return true;
 }
 
+/* tcpdump's short options that take a value (its getopt string, 4.99) */
+#define TCPDUMP_ARG_OPTS	"BcCEFGijmMQrsTVwWyzZ"
+
+/* The words of param as tcpdump's getopt reads them, short options
+ * clustered or not ("-ni eth0", "-nw FILE"): the interface is
+ * smc dump start's to choose, and -r and -V would make tcpdump read
+ * files instead of capturing; a -w names the capture's file.
+ * Return: 0, or a usage error (printed).
+ */
+static int param_scan(struct start_opts *o)
+{
+	int i;
+	size_t j;
+
+	for (i = 0; i < o->pw.n; i++) {
+		const char *w = o->pw.v[i], *val;
+
+		if (!strncmp(w, "--interface", 11))
+			return invarg("param must not choose the interface: smc dump start does (mode all: any)",
+				      w);
+		if (w[0] != '-' || w[1] == '-' || !w[1])
+			continue;
+		for (j = 1; w[j]; j++) {
+			if (w[j] == 'i')
+				return invarg("param must not choose the interface: smc dump start does (mode all: any)",
+					      w);
+			if (w[j] == 'r' || w[j] == 'V')
+				return invarg("param must not make tcpdump read files (-r, -V): smc dump start captures",
+					      w);
+			if (!strchr(TCPDUMP_ARG_OPTS, w[j]))
+				continue;
+			/* the rest of the word, or the next one, is its value */
+			val = w[j + 1] ? w + j + 1 :
+			      i + 1 < o->pw.n ? o->pw.v[++i] : NULL;
+			if (w[j] == 'w' && val)
+				o->param_write = val;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* "smc-dummy" and four random lower-case letters */
 static void random_name(char *name, size_t size)
 {
@@ -261,18 +303,9 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 			fprintf(stderr, "Error: out of memory\n");
 			return EXIT_FAIL;
 		}
-		for (i = 0; i < o->pw.n; i++) {
-			const char *w = o->pw.v[i];
-
-			if (!strcmp(w, "-i") || !strncmp(w, "-i", 2) ||
-			    !strncmp(w, "--interface", 11))
-				return invarg("param must not choose the interface: smc dump start does (mode all: any)",
-					      w);
-			if (!strcmp(w, "-w") && i + 1 < o->pw.n)
-				o->param_write = o->pw.v[++i];
-			else if (!strncmp(w, "-w", 2) && w[2])
-				o->param_write = w + 2;
-		}
+		err = param_scan(o);
+		if (err)
+			return err;
 	}
 	if (o->ring && o->backend == BACKEND_KERNEL)
 		return invarg("ring is an option of backend bpf", "ring");

@@ -106,6 +106,20 @@ tcpdump_argv() {
 	run "$SMC" dump start write a.pcap param "-w b.pcap"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"give the file once"* ]]
+	# short options clustered as tcpdump's getopt takes them
+	for p in "-ni eth0" "-nieth0" "-vvi eth0"; do
+		run -2 "$SMC" dump start param "$p"
+		[[ "$output" == *"param must not choose the interface"* ]]
+	done
+	for p in "-r x.pcap" "-nr x.pcap" "-V list"; do
+		run -2 "$SMC" dump start param "$p"
+		[[ "$output" == *"param must not make tcpdump read files (-r, -V)"* ]]
+	done
+	run -2 "$SMC" dump start write a.pcap param "-nw b.pcap"
+	[[ "$output" == *"give the file once"* ]]
+	# a value is no cluster: -s's "in" and -c's are not -i
+	run -2 "$SMC" dump start write a.pcap param "-s in -w b.pcap"
+	[[ "$output" == *"give the file once"* ]]
 	for p in "'a" '"a' "a 'b\"" '"a\"'; do
 		run "$SMC" dump start param "$p"
 		[ "$status" -eq 2 ]
