@@ -3,7 +3,7 @@
 # POSIX ERE) DKMS tests BUILD_EXCLUSIVE_KERNEL with: Debian 12's and 13's
 # kernels of the line of $STOCK_LINUX from point release $STOCK_OLDEST
 # on (scripts/stock-release.conf), e.g. for 6.12.118 and 115
-#   ^6\.12\.(115|11[6-9]|1[2-9][0-9]|[2-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9]*)\+deb1[23]-
+#   ^6\.12\.(115|11[6-9]|1[2-9][0-9]|[2-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9]*)\+deb1[23]-[a-z0-9][a-z0-9-]*$
 # debian/rules writes it into dkms.conf, scripts/stock-dkms.sh --tree too.
 # DKMS skips (does not fail on) the kernels it does not match.
 set -euo pipefail
@@ -28,4 +28,7 @@ done
 longer='[1-9]'
 for ((j = 0; j < n; j++)); do longer+='[0-9]'; done
 alt+="|$longer[0-9]*"
-printf '^%s\\.(%s)\\+deb1[23]-\n' "${line//./\\.}" "$alt"
+# then a flavour as dkms-build takes it: letters, digits and hyphens, not
+# empty and not starting with a hyphen (amd64, cloud-amd64, rt-amd64), so
+# that DKMS skips what dkms-build would refuse
+printf '^%s\\.(%s)\\+deb1[23]-[a-z0-9][a-z0-9-]*$\n' "${line//./\\.}" "$alt"

@@ -16,6 +16,7 @@ setup() {
 	chmod 755 "$B"
 	LINE=${STOCK_LINUX%.*}
 	SERVES="it carries net/smc of Linux $STOCK_LINUX and serves Debian's Linux $LINE.$STOCK_OLDEST and newer kernels $LINE.N+deb13-* (Debian 13) and $LINE.N+deb12-* (Debian 12's linux-image-$LINE-amd64) whose headers it builds against; boot one it serves (apt-get install linux-image-$STOCK_LINUX+deb13-amd64 or +deb12-amd64), or install an smc-dump-dkms made for yours"
+	RE=$(bash "$TOP/scripts/dkms-kernels-re.sh")
 	# headers of a served kernel, as far as dkms-build looks at them: a
 	# full tree, SMC's own headers in it, and the package's checksums of
 	# them (as dkms-source.sh writes them) in the build directory
@@ -143,6 +144,12 @@ setup() {
 		[ "$status" -eq 1 ]
 		[[ "$output" == "smc-dump-dkms: kernel '$k' is not one it serves (no such flavour: "* ]]
 		[[ "$output" == *"$SERVES" ]]
+		# and DKMS's BUILD_EXCLUSIVE_KERNEL skips it before dkms-build runs
+		[[ ! $k =~ $RE ]]
+	done
+	# the flavours Debian builds of the line match
+	for f in amd64 cloud-amd64 rt-amd64; do
+		[[ $STOCK_ABI-$f =~ $RE ]]
 	done
 }
 
