@@ -509,17 +509,40 @@ static bool wrap_fits(uint64_t e, const struct ev *v, uint64_t *n)
 	return *n > v->pos;
 }
 
+/* E after the data records that follow event @i on: the block a cursor
+ * tells of may come as several records (cut at the largest IP datagram,
+ * at the ring's end), and ends with the last record of that run. False
+ * when no data record follows.
+ */
+static bool next_block_end(const struct dir *d, size_t i, uint64_t *e)
+{
+	size_t j;
+
+	for (j = i + 1; j < d->n && d->ev[j].kind != EV_DATA; j++)
+		;
+	if (j == d->n)
+		return false;
+	*e = d->ev[j].pos + d->ev[j].len;
+	for (j++; j < d->n && d->ev[j].kind == EV_DATA && d->ev[j].pos == *e;
+	     j++)
+		*e += d->ev[j].len;
+	return true;
+}
+
 /* The receiver's buffer when no CLC message gave it. A producer cursor
  * with wrap w > 0 and count k at the stream offset E of the end of the
- * data written so far (or of the next data record, when the record comes
- * after its CDC message) gives E = w * N + k. Without any wrap, the most
- * bytes ever in flight (producer minus consumer) is taken.
+ * data it tells of gives E = w * N + k. Sent data is recorded before its
+ * CDC message, so E is the end of the data so far, else of the block
+ * that follows; received data after its CDC message, so the other way
+ * round (@rx). Without any wrap, the most bytes ever in flight (producer
+ * minus consumer) is taken.
  */
-static uint64_t infer_buf(const struct dir *d, enum buf_src *src)
+static uint64_t infer_buf(const struct dir *d, bool rx, enum buf_src *src)
 {
 	uint64_t hi = 0, flight = 0, p = 0, c = 0, e, n;
 	bool wrapped = false, has_hi = false, any_cons = false;
-	size_t i, j;
+	unsigned int k;
+	size_t i;
 
 	for (i = 0; i < d->n; i++) {
 		const struct ev *v = &d->ev[i];
@@ -545,17 +568,21 @@ static uint64_t infer_buf(const struct dir *d, enum buf_src *src)
 			flight = p - c;
 		if (v->kind != EV_PROD || !v->wrap)
 			continue;
-		/* E: the data so far, else the next data record's end */
-		if (has_hi && wrap_fits(hi, v, &n)) {
-			*src = BUF_WRAP;
-			return n;
-		}
-		for (j = i + 1; j < d->n && d->ev[j].kind != EV_DATA; j++)
-			;
-		if (j < d->n &&
-		    wrap_fits(d->ev[j].pos + d->ev[j].len, v, &n)) {
-			*src = BUF_WRAP;
-			return n;
+		for (k = 0; k < 2; k++) {
+			/* sent: the data so far first; received: the block
+			 * that follows first
+			 */
+			if ((k == 0) != rx) {
+				if (!has_hi)
+					continue;
+				e = hi;
+			} else if (!next_block_end(d, i, &e)) {
+				continue;
+			}
+			if (wrap_fits(e, v, &n)) {
+				*src = BUF_WRAP;
+				return n;
+			}
 		}
 	}
 	if (wrapped || !flight || !any_cons) {
@@ -603,7 +630,7 @@ static void analyze_dir(const struct dump_analyze *a, const struct aconn *c,
 	r->buf = clc_size(a, c, dn);
 	r->src = r->buf ? BUF_CLC : BUF_UNKNOWN;
 	if (!r->buf)
-		r->buf = infer_buf(d, &r->src);
+		r->buf = infer_buf(d, dn == 1, &r->src);
 	for (i = 0; i < d->n; i++) {
 		if (d->ev[i].kind == EV_DATA && d->ev[i].pos < lowest)
 			lowest = d->ev[i].pos;

@@ -184,6 +184,26 @@ EOF
 	[ "${lines[10]}" = "      buffer unknown window-closed unknown" ]
 }
 
+@test "analyze: received data follows its cursor: a block cut into records is one E" {
+	# SMC-D loopback as make demo records it: the receiver's CDC message
+	# (producer 1:0) comes before the block it announces, which is cut
+	# at the largest IPv4 payload (65475) into 65475 + 29 bytes. E is the
+	# end of that run, 65504 = 1 * N + 0, so N = 65504 (the DMB less
+	# 32), as the sender's side says; not 65475, where the record was cut
+	"$GEN" "$T/rxw.pcap" <<'EOF'
+data ts=1.0 mode=d token=4 offset=0 len=65475
+data ts=1.0 mode=d token=4 offset=65475 len=29
+cdc  ts=1.1 mode=d token=4 pwrap=1 pcount=0
+cdc  ts=1.2 mode=d token=4 dir=rx pwrap=1 pcount=0
+data ts=1.2 mode=d token=4 dir=rx offset=0 len=65475
+data ts=1.2 mode=d token=4 dir=rx offset=65475 len=29
+EOF
+	run -0 "$SMC" -j dump analyze "$T/rxw.pcap"
+	echo "$output" | jq -e '.[0].connections[0] |
+		(.tx | .buffer == 65504 and .buffer_from == "inferred-wrap") and
+		(.rx | .buffer == 65504 and .buffer_from == "inferred-wrap")'
+}
+
 @test "analyze: no wrap: the most in flight, marked inferred" {
 	# P 1000 at 0.0, 4000 at 0.5; the receiver's cursor 0:4000 at 1.0:
 	# most in flight 4000 - 0 = 4000 = N, so the window closed at 0.5
