@@ -35,6 +35,7 @@
 #include "bpf_common.h"
 #include "run_bpf.h"
 #include "run_bpf.skel.h"
+#include "utils.h"
 
 #ifndef IPPROTO_SMC
 #define IPPROTO_SMC	256
@@ -50,7 +51,7 @@ struct run_bpf {
 static int check_smc(char *why, size_t size)
 {
 	const char *v = getenv("SMC_RUN_NO_SMC_CHECK");
-	int s;
+	int s, err;
 
 	if (v && !strcmp(v, "1"))
 		return 0;
@@ -59,9 +60,11 @@ static int check_smc(char *why, size_t size)
 		close(s);
 		return 0;
 	}
+	err = errno;	/* smc_module_absent() reads files */
 	snprintf(why, size,
-		 "the kernel makes no IPPROTO_SMC socket (%s): that needs Linux 6.11 or later and the smc module",
-		 strerror(errno));
+		 "the kernel makes no IPPROTO_SMC socket (%s): %s",
+		 strerror(err), smc_module_absent() ? smc_no_smc_advice() :
+		 "that needs Linux 6.11 or later and the smc module");
 	return -1;
 }
 

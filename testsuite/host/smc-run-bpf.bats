@@ -133,6 +133,13 @@ USE='; use -p preload (LD_PRELOAD: dynamically linked programs only).'
 		run -1 --separate-stderr "$SMC" run -p bpf touch ran
 		[[ "$stderr" =~ ^Error:\ "$WHY$sock"\ \((Protocol not supported|Invalid argument)\):\ that\ needs\ Linux\ 6\.11\ or\ later\ and\ the\ smc\ module"$USE"$ ]]
 		[ "${#lines[@]}" -eq 0 ]
+		# a kernel built without SMC (Debian's 7.x): the advice names it
+		local m=$BATS_TEST_TMPDIR/mods
+		mkdir -p "$m"
+		echo 'kernel/net/ipv4/tcp_cubic.ko:' >"$m/modules.dep"
+		: >"$m/modules.builtin"
+		SMC_DUMP_MODULES_DIR=$m run -1 --separate-stderr "$SMC" run -p bpf touch ran
+		[[ "$stderr" == "Error: $WHY$sock ("*"): the running kernel is built without SMC (its modules.dep and modules.builtin name no smc module): boot a kernel with CONFIG_SMC"*"$USE" ]]
 	fi
 	export SMC_RUN_NO_SMC_CHECK=1 SMC_DUMP_BTF_DIR="$BTF_ROOT/none"
 	run -1 --separate-stderr "$SMC" run -p bpf touch ran
