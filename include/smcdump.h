@@ -263,7 +263,7 @@ struct dump_track_totals {
 
 /**
  * dump_conn_hash() - FNV-1a hash of a connection's key, for the tables of
- * the tracker and the analyzer (lib/smcdump)
+ * the tracker and the analyzer (lib/smcdump/key.c)
  * @mode: SMC_DUMP_MODE_*
  * @token: connection token, as in the record (host byte order)
  * @l: local address, 16 bytes (IPv4 in the first 4)
@@ -424,8 +424,7 @@ void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
 			 const struct dump_pkt *pkt, const struct dump_rec *r,
 			 const struct dump_cdc *cdc);
 void dump_analyze_clc(struct dump_analyze *a, uint64_t frame,
-		      const struct dump_pkt *pkt, const uint8_t *p,
-		      uint32_t len);
+		      const struct dump_pkt *pkt, uint32_t size);
 int dump_analyze_report(struct dump_analyze *a);
 
 /* What a point of a trace is */

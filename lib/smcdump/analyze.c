@@ -331,20 +331,15 @@ void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
  * @a: the analyzer
  * @frame: its frame number (the last segment's when reassembled)
  * @pkt: the TCP segment (addresses and ports)
- * @p: the message
- * @len: its bytes
+ * @size: the receive buffer it announces, bytes (dump_clc_peer_buf():
+ *	the RMBE size for SMC-R, the DMBE size less its 32-byte header for
+ *	SMC-D)
  */
 void dump_analyze_clc(struct dump_analyze *a, uint64_t frame,
-		      const struct dump_pkt *pkt, const uint8_t *p,
-		      uint32_t len)
+		      const struct dump_pkt *pkt, uint32_t size)
 {
 	size_t alen = pkt->family == AF_INET6 ? 16 : 4;
 	struct aclc *m;
-	uint32_t size;
-	bool smcd;
-
-	if (!dump_clc_peer_buf(p, len, &smcd, &size))
-		return;
 	if (a->nclc == a->clccap) {
 		size_t cap = a->clccap ? a->clccap * 2 : 16;
 		struct aclc *v = realloc(a->clc, cap * sizeof(*v));

@@ -668,8 +668,9 @@ static void emit_clc(struct dump_ctx *c, long long sec, uint32_t nsec,
 		     uint32_t avail, const struct dump_clc_part *part,
 		     uint32_t *used, bool *incomplete)
 {
-	bool print = c->o.flags & DUMP_F_PRINT;
+	bool print = c->o.flags & DUMP_F_PRINT, smcd;
 	char err[DUMP_ERRLEN];
+	uint32_t size;
 	int rc;
 
 	c->cnt[DUMP_CNT_CLC]++;
@@ -682,8 +683,9 @@ static void emit_clc(struct dump_ctx *c, long long sec, uint32_t nsec,
 			     sizeof(err));
 	if (rc != DUMP_OK)
 		c->cnt[DUMP_CNT_MALFORMED]++;
-	else if (c->an && !*incomplete)
-		dump_analyze_clc(c->an, c->frame, pkt, p, *used);
+	else if (c->an && !*incomplete &&
+		 dump_clc_peer_buf(p, *used, &smcd, &size))
+		dump_analyze_clc(c->an, c->frame, pkt, size);
 	if (print) {
 		if (part && part->segs > 1) {
 			print_uint(PRINT_ANY, "segments", " segments %u",

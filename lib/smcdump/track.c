@@ -453,23 +453,6 @@ fail:
 	return NULL;
 }
 
-size_t dump_conn_hash(uint8_t mode, uint32_t token, const uint8_t *l,
-		      const uint8_t *r, uint16_t lp, uint16_t rp)
-{
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-	int i;
-
-	h = (h ^ mode) * 1099511628211ull;
-	h = (h ^ token) * 1099511628211ull;
-	h = (h ^ lp) * 1099511628211ull;
-	h = (h ^ rp) * 1099511628211ull;
-	for (i = 0; i < 16; i++) {
-		h = (h ^ l[i]) * 1099511628211ull;
-		h = (h ^ r[i]) * 1099511628211ull;
-	}
-	return (size_t)(h ^ (h >> 32));
-}
-
 static void rehash(struct dump_track *t)
 {
 	size_t n = t->hsize * 2, i;
