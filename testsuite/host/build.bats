@@ -121,7 +121,7 @@ helper() {
 
 TEST "a" {
 	run ! grep -q x /dev/null
-	! grep -q x /dev/null || false
+	NOT grep -q x /dev/null || false
 	cat <<END
 ! not a command: a here-document
 END
