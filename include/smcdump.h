@@ -261,22 +261,13 @@ struct dump_track_totals {
 	bool nomem;
 };
 
-/**
- * dump_conn_hash() - FNV-1a hash of a connection's key, for the tables of
- * the tracker and the analyzer (lib/smcdump/key.c)
- * @mode: SMC_DUMP_MODE_*
- * @token: connection token, as in the record (host byte order)
- * @l: local address, 16 bytes (IPv4 in the first 4)
- * @r: peer address, 16 bytes
- * @lp: local port (host byte order)
- * @rp: peer port (host byte order)
- *
- * Return: the hash; callers mask it with their table size (a power of 2).
- */
-size_t dump_conn_hash(uint8_t mode, uint32_t token, const uint8_t *l,
-		      const uint8_t *r, uint16_t lp, uint16_t rp);
-struct dump_track *dump_track_new(const char *dir, uint64_t max_gap);
-void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
+/* the capture's connections (lib/smcdump/conn.h, private) */
+struct dump_conns;
+struct dump_conn;
+
+struct dump_track *dump_track_new(const struct dump_conns *conns,
+				  const char *dir, uint64_t max_gap);
+void dump_track_record(struct dump_track *t, struct dump_conn *k,
 		       const struct dump_rec *r, const struct dump_cdc *cdc);
 void dump_track_report(struct dump_track *t, struct dump_track_totals *tot);
 void dump_track_free(struct dump_track *t);
@@ -417,12 +408,12 @@ struct dump_analyze;
 /* dump_analyze_report(): no connection has the token asked for */
 #define DUMP_AN_NO_TOKEN	4
 
-struct dump_analyze *dump_analyze_new(const struct dump_opts *o);
+struct dump_analyze *dump_analyze_new(const struct dump_conns *conns,
+				      const struct dump_opts *o);
 void dump_analyze_time(struct dump_analyze *a, long long sec, uint32_t nsec);
 void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
-			 long long sec, uint32_t nsec,
-			 const struct dump_pkt *pkt, const struct dump_rec *r,
-			 const struct dump_cdc *cdc);
+			 long long sec, uint32_t nsec, struct dump_conn *k,
+			 const struct dump_rec *r, const struct dump_cdc *cdc);
 void dump_analyze_clc(struct dump_analyze *a, uint64_t frame,
 		      const struct dump_pkt *pkt, uint32_t size);
 int dump_analyze_report(struct dump_analyze *a);
