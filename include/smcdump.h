@@ -306,6 +306,10 @@ void dump_track_free(struct dump_track *t);
  * @window_ns: analyze: the throughput window, nanoseconds
  * @has_token: analyze: only the connections of @token
  * @token: analyze: the local alert token asked for
+ * @out: where the output goes (the records, the reports; text or JSON),
+ *	NULL for stdout: the caller's hook, as tcpdump's ndo_printf (a file,
+ *	open_memstream(), or fopencookie() to take it in code). Errors about
+ *	the input go to stderr.
  */
 struct dump_opts {
 	unsigned int flags;
@@ -319,6 +323,7 @@ struct dump_opts {
 	uint64_t window_ns;
 	bool has_token;
 	uint32_t token;
+	FILE *out;
 };
 
 /* One run of the decoder over one capture: private to lib/smcdump */
@@ -354,8 +359,8 @@ struct dump_ctx *dump_ctx_new(const struct dump_opts *o, int dlt,
  * Shows the cut CLC messages that still wait for their next segment,
  * prints the tracker's report (DUMP_F_TRACK: one entry per connection,
  * per smc-dummy link and the totals) and the analyzer's (DUMP_F_ANALYZE),
- * ends the output document (delete_json_obj()) and flushes stdout. Call
- * it once, after the last frame.
+ * ends the output document (delete_json_obj()) and flushes the output
+ * (struct dump_opts.out). Call it once, after the last frame.
  *
  * Return: 0 all decoded; 1 malformed records or CLC messages were seen
  * (the rest was decoded); 3 follow could not write a stream file or
@@ -608,8 +613,8 @@ void dump_reader_close(struct dump_reader *r);
  * link types as skipped (saying so once per interface on stderr,
  * "Warning: ..."), reports blocks that are no frame and a capture cut
  * off as malformed (at the time of the last frame), and on a live
- * capture (dump_reader_live()) flushes stdout after each frame, stopping
- * when that fails. Does not call dump_ctx_finish().
+ * capture (dump_reader_live()) flushes the output after each frame,
+ * stopping when that fails. Does not call dump_ctx_finish().
  */
 void dump_decode_input(struct dump_ctx *c, struct dump_reader *r);
 

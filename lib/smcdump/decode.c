@@ -82,7 +82,7 @@ struct dump_ctx *dump_ctx_new(const struct dump_opts *o, int dlt,
 			return NULL;
 		}
 	}
-	new_json_obj(o->json, o->pretty);
+	new_json_obj_fp(o->json, o->pretty, o->out ? o->out : stdout);
 	return c;
 nomem:
 	snprintf(err, errlen, "out of memory");
@@ -1042,7 +1042,7 @@ void dump_decode_input(struct dump_ctx *c, struct dump_reader *r)
 			c->dlt = f.dlt;
 			c->ns_digits = f.ns_digits;
 			dump_decode_frame(c, f.sec, f.nsec, f.data, f.caplen);
-			if (live && fflush(stdout))
+			if (live && fflush(json_out()))
 				return;
 			break;
 		case DUMP_READ_SKIP:
@@ -1161,7 +1161,7 @@ int dump_ctx_finish(struct dump_ctx *c)
 			rc = trc;
 	}
 	delete_json_obj();
-	fflush(stdout);
+	fflush(json_out());
 	if (!rc && c->cnt[DUMP_CNT_MALFORMED])
 		rc = 1;
 	return rc;

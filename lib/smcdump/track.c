@@ -1081,7 +1081,7 @@ struct rep {
 static void rep_flush(struct rep *o)
 {
 	if (o->n)
-		fwrite_unlocked(o->buf, 1, o->n, stdout);
+		fwrite_unlocked(o->buf, 1, o->n, json_out());
 	o->n = 0;
 }
 
@@ -1091,7 +1091,7 @@ static inline void rep_put(struct rep *o, const char *s, size_t len)
 	if (sizeof(o->buf) - o->n < len) {
 		rep_flush(o);
 		if (len > sizeof(o->buf)) {
-			fwrite_unlocked(s, 1, len, stdout);
+			fwrite_unlocked(s, 1, len, json_out());
 			return;
 		}
 	}
@@ -1330,7 +1330,7 @@ static void print_stream(struct rep *o, const struct dump_track *t,
 			print_u64(PRINT_JSON, "overlaps_differing", NULL,
 				  x->overlap_diff);
 		if (x->overlap_diff && st->path) {
-			rep_flush(o);	/* stdout and stderr in order */
+			rep_flush(o);	/* the output and stderr in order */
 			fprintf(stderr,
 				"smc dump: %s: conflict: %" PRIu64
 				" overlapping ranges hold different bytes\n",
