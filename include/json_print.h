@@ -8,6 +8,7 @@
 #define SMC_JSON_PRINT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 enum output_type {
@@ -21,6 +22,11 @@ enum output_type {
  * the output with a newline.
  */
 void new_json_obj(int json, int pretty);
+/* The same on @out (a file, open_memstream(), fopencookie()): the hook
+ * through which a caller takes the output; json_out() returns it
+ */
+void new_json_obj_fp(int json, int pretty, FILE *out);
+FILE *json_out(void);
 void delete_json_obj(void);
 bool is_json_context(void);
 

@@ -261,22 +261,13 @@ struct dump_track_totals {
 	bool nomem;
 };
 
-/**
- * dump_conn_hash() - FNV-1a hash of a connection's key, for the tables of
- * the tracker and the analyzer (lib/smcdump/key.c)
- * @mode: SMC_DUMP_MODE_*
- * @token: connection token, as in the record (host byte order)
- * @l: local address, 16 bytes (IPv4 in the first 4)
- * @r: peer address, 16 bytes
- * @lp: local port (host byte order)
- * @rp: peer port (host byte order)
- *
- * Return: the hash; callers mask it with their table size (a power of 2).
- */
-size_t dump_conn_hash(uint8_t mode, uint32_t token, const uint8_t *l,
-		      const uint8_t *r, uint16_t lp, uint16_t rp);
-struct dump_track *dump_track_new(const char *dir, uint64_t max_gap);
-void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
+/* the capture's connections (lib/smcdump/conn.h, private) */
+struct dump_conns;
+struct dump_conn;
+
+struct dump_track *dump_track_new(const struct dump_conns *conns,
+				  const char *dir, uint64_t max_gap);
+void dump_track_record(struct dump_track *t, struct dump_conn *k,
 		       const struct dump_rec *r, const struct dump_cdc *cdc);
 void dump_track_report(struct dump_track *t, struct dump_track_totals *tot);
 void dump_track_free(struct dump_track *t);
@@ -315,6 +306,10 @@ void dump_track_free(struct dump_track *t);
  * @window_ns: analyze: the throughput window, nanoseconds
  * @has_token: analyze: only the connections of @token
  * @token: analyze: the local alert token asked for
+ * @out: where the output goes (the records, the reports; text or JSON),
+ *	NULL for stdout: the caller's hook, as tcpdump's ndo_printf (a file,
+ *	open_memstream(), or fopencookie() to take it in code). Errors about
+ *	the input go to stderr.
  */
 struct dump_opts {
 	unsigned int flags;
@@ -328,6 +323,7 @@ struct dump_opts {
 	uint64_t window_ns;
 	bool has_token;
 	uint32_t token;
+	FILE *out;
 };
 
 /* One run of the decoder over one capture: private to lib/smcdump */
@@ -363,8 +359,8 @@ struct dump_ctx *dump_ctx_new(const struct dump_opts *o, int dlt,
  * Shows the cut CLC messages that still wait for their next segment,
  * prints the tracker's report (DUMP_F_TRACK: one entry per connection,
  * per smc-dummy link and the totals) and the analyzer's (DUMP_F_ANALYZE),
- * ends the output document (delete_json_obj()) and flushes stdout. Call
- * it once, after the last frame.
+ * ends the output document (delete_json_obj()) and flushes the output
+ * (struct dump_opts.out). Call it once, after the last frame.
  *
  * Return: 0 all decoded; 1 malformed records or CLC messages were seen
  * (the rest was decoded); 3 follow could not write a stream file or
@@ -417,12 +413,12 @@ struct dump_analyze;
 /* dump_analyze_report(): no connection has the token asked for */
 #define DUMP_AN_NO_TOKEN	4
 
-struct dump_analyze *dump_analyze_new(const struct dump_opts *o);
+struct dump_analyze *dump_analyze_new(const struct dump_conns *conns,
+				      const struct dump_opts *o);
 void dump_analyze_time(struct dump_analyze *a, long long sec, uint32_t nsec);
 void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
-			 long long sec, uint32_t nsec,
-			 const struct dump_pkt *pkt, const struct dump_rec *r,
-			 const struct dump_cdc *cdc);
+			 long long sec, uint32_t nsec, struct dump_conn *k,
+			 const struct dump_rec *r, const struct dump_cdc *cdc);
 void dump_analyze_clc(struct dump_analyze *a, uint64_t frame,
 		      const struct dump_pkt *pkt, uint32_t size);
 int dump_analyze_report(struct dump_analyze *a);
@@ -617,8 +613,8 @@ void dump_reader_close(struct dump_reader *r);
  * link types as skipped (saying so once per interface on stderr,
  * "Warning: ..."), reports blocks that are no frame and a capture cut
  * off as malformed (at the time of the last frame), and on a live
- * capture (dump_reader_live()) flushes stdout after each frame, stopping
- * when that fails. Does not call dump_ctx_finish().
+ * capture (dump_reader_live()) flushes the output after each frame,
+ * stopping when that fails. Does not call dump_ctx_finish().
  */
 void dump_decode_input(struct dump_ctx *c, struct dump_reader *r);
 

@@ -21,11 +21,15 @@ struct json_level {
 };
 
 static struct {
+	FILE *out;		/* new_json_obj_fp()'s stream, NULL: stdout */
 	bool active;		/* new_json_obj(1, ...) was called */
 	bool pretty;
 	int depth;		/* open containers, the top array included */
 	struct json_level level[JSON_MAX_DEPTH];
 } jw;
+
+/* the output stream: stdout until new_json_obj_fp() names another */
+#define JW_OUT	(jw.out ? jw.out : stdout)
 
 static void jw_indent(void)
 {
@@ -33,9 +37,9 @@ static void jw_indent(void)
 
 	if (!jw.pretty)
 		return;
-	putchar('\n');
+	putc('\n', JW_OUT);
 	for (i = 0; i < jw.depth; i++)
-		fputs("    ", stdout);
+		fputs("    ", JW_OUT);
 }
 
 /* Write @s as a JSON string, quotes included. Control characters are
@@ -46,48 +50,48 @@ static void jw_string(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
-	putchar('"');
+	putc('"', JW_OUT);
 	while (*p) {
 		unsigned char c = *p;
 		int n = 0, i;
 
 		switch (c) {
 		case '"':
-			fputs("\\\"", stdout);
+			fputs("\\\"", JW_OUT);
 			p++;
 			continue;
 		case '\\':
-			fputs("\\\\", stdout);
+			fputs("\\\\", JW_OUT);
 			p++;
 			continue;
 		case '\b':
-			fputs("\\b", stdout);
+			fputs("\\b", JW_OUT);
 			p++;
 			continue;
 		case '\f':
-			fputs("\\f", stdout);
+			fputs("\\f", JW_OUT);
 			p++;
 			continue;
 		case '\n':
-			fputs("\\n", stdout);
+			fputs("\\n", JW_OUT);
 			p++;
 			continue;
 		case '\r':
-			fputs("\\r", stdout);
+			fputs("\\r", JW_OUT);
 			p++;
 			continue;
 		case '\t':
-			fputs("\\t", stdout);
+			fputs("\\t", JW_OUT);
 			p++;
 			continue;
 		}
 		if (c < 0x20 || c == 0x7f) {
-			printf("\\u%04x", c);
+			fprintf(JW_OUT, "\\u%04x", c);
 			p++;
 			continue;
 		}
 		if (c < 0x80) {
-			putchar(c);
+			putc(c, JW_OUT);
 			p++;
 			continue;
 		}
@@ -110,14 +114,14 @@ static void jw_string(const char *s)
 			       (c == 0xf4 && p[1] > 0x8f)))
 			n = 0;
 		if (!n) {
-			printf("\\u%04x", c);
+			fprintf(JW_OUT, "\\u%04x", c);
 			p++;
 			continue;
 		}
-		fwrite(p, 1, n + 1, stdout);
+		fwrite(p, 1, n + 1, JW_OUT);
 		p += n + 1;
 	}
-	putchar('"');
+	putc('"', JW_OUT);
 }
 
 /* Begin a new value in the current container: comma, line break and
@@ -130,18 +134,18 @@ static void jw_member(const char *key)
 	if (!l)
 		return;
 	if (l->count++)
-		putchar(',');
+		putc(',', JW_OUT);
 	jw_indent();
 	if (!l->is_array) {
 		jw_string(key ? key : "");
-		fputs(jw.pretty ? ": " : ":", stdout);
+		fputs(jw.pretty ? ": " : ":", JW_OUT);
 	}
 }
 
 static void jw_open(const char *key, bool is_array)
 {
 	jw_member(key);
-	putchar(is_array ? '[' : '{');
+	putc(is_array ? '[' : '{', JW_OUT);
 	if (jw.depth < JSON_MAX_DEPTH) {
 		jw.level[jw.depth].is_array = is_array;
 		jw.level[jw.depth].count = 0;
@@ -165,7 +169,7 @@ static void jw_close(void)
 	jw.depth--;
 	if (!empty)
 		jw_indent();
-	putchar(is_array ? ']' : '}');
+	putc(is_array ? ']' : '}', JW_OUT);
 }
 
 static bool json_ctx(enum output_type type)
@@ -186,7 +190,7 @@ static void __attribute__((format(printf, 1, 2))) text(const char *fmt, ...)
 	if (!fmt)
 		return;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vfprintf(JW_OUT, fmt, ap);
 	va_end(ap);
 }
 
@@ -209,11 +213,11 @@ static void put_u64(uint64_t v)
 {
 	char buf[24], *p = fmt_u64(buf + sizeof(buf), v);
 
-	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), stdout);
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), JW_OUT);
 }
 
 /* text() for a format "prefix%Xsuffix" with one plain conversion and no
- * other '%' (most of ours): the same bytes without vprintf()'s cost,
+ * other '%' (most of ours): the same bytes without vfprintf()'s cost,
  * which dominates a report of many connections. With @str the
  * conversion must be %s and @s is printed, else %u, %lu or %llu and @v.
  * Returns false, having printed nothing, for any other format.
@@ -247,16 +251,16 @@ static bool text_plain(const char *fmt, bool str, const char *s, uint64_t v)
 	if (strchr(f, '%'))
 		return false;
 	if (n + strlen(ins) + strlen(f) >= sizeof(buf)) {
-		fwrite_unlocked(fmt, 1, n, stdout);
-		fputs_unlocked(ins, stdout);
-		fputs_unlocked(f, stdout);
+		fwrite_unlocked(fmt, 1, n, JW_OUT);
+		fputs_unlocked(ins, JW_OUT);
+		fputs_unlocked(f, JW_OUT);
 		return true;
 	}
 	memcpy(d, fmt, n);
 	d += n;
 	d = stpcpy(d, ins);
 	d = stpcpy(d, f);
-	fwrite_unlocked(buf, 1, (size_t)(d - buf), stdout);
+	fwrite_unlocked(buf, 1, (size_t)(d - buf), JW_OUT);
 	return true;
 }
 
@@ -277,21 +281,46 @@ static void text_str(const char *fmt, const char *v)
 }
 
 /**
- * new_json_obj() - start the output on stdout
+ * new_json_obj_fp() - start the output on a stream of the caller's
  * @json: nonzero for JSON: a top-level array is opened
  * @pretty: nonzero to indent the JSON output
+ * @out: where text and JSON go until the next new_json_obj*() (a file,
+ *	or open_memstream() or fopencookie() to hand it to code of the
+ *	caller's); the caller flushes and closes it
  *
- * In text mode nothing is written. Cannot fail; write errors show in
- * ferror(stdout).
+ * In text mode nothing is written yet. Cannot fail; write errors show in
+ * ferror(@out).
  */
-void new_json_obj(int json, int pretty)
+void new_json_obj_fp(int json, int pretty, FILE *out)
 {
 	memset(&jw, 0, sizeof(jw));
+	jw.out = out;
 	if (!json)
 		return;
 	jw.active = true;
 	jw.pretty = pretty != 0;
 	jw_open(NULL, true);
+}
+
+/**
+ * new_json_obj() - start the output on stdout: new_json_obj_fp() with
+ *	stdout
+ * @json: nonzero for JSON
+ * @pretty: nonzero to indent the JSON output
+ */
+void new_json_obj(int json, int pretty)
+{
+	new_json_obj_fp(json, pretty, stdout);
+}
+
+/**
+ * json_out() - the stream of the output (new_json_obj_fp())
+ *
+ * Return: the stream, stdout before any new_json_obj*().
+ */
+FILE *json_out(void)
+{
+	return JW_OUT;
 }
 
 /**
@@ -306,7 +335,7 @@ void delete_json_obj(void)
 		return;
 	while (jw.depth)
 		jw_close();
-	putchar('\n');
+	putc('\n', JW_OUT);
 	jw.active = false;
 }
 
@@ -350,7 +379,7 @@ void open_json_array(enum output_type type, const char *key)
 	if (json_ctx(type))
 		jw_open(key, true);
 	else if (text_ctx(type) && key)
-		fputs(key, stdout);
+		fputs(key, JW_OUT);
 }
 
 /**
@@ -364,7 +393,7 @@ void close_json_array(enum output_type type, const char *delim)
 	if (json_ctx(type))
 		jw_close();
 	else if (text_ctx(type) && delim)
-		fputs(delim, stdout);
+		fputs(delim, JW_OUT);
 }
 
 /**
@@ -382,7 +411,7 @@ void print_string(enum output_type type, const char *key, const char *fmt,
 		if (value)
 			jw_string(value);
 		else
-			fputs("null", stdout);
+			fputs("null", JW_OUT);
 	} else if (text_ctx(type)) {
 		text_str(fmt, value ? value : "");
 	}
@@ -418,7 +447,7 @@ void print_int(enum output_type type, const char *key, const char *fmt,
 {
 	if (json_ctx(type)) {
 		jw_member(key);
-		printf("%d", value);
+		fprintf(JW_OUT, "%d", value);
 	} else if (text_ctx(type)) {
 		text(fmt, value);
 	}
@@ -436,7 +465,7 @@ void print_s64(enum output_type type, const char *key, const char *fmt,
 {
 	if (json_ctx(type)) {
 		jw_member(key);
-		printf("%" PRId64, value);
+		fprintf(JW_OUT, "%" PRId64, value);
 	} else if (text_ctx(type)) {
 		text(fmt, value);
 	}
@@ -479,7 +508,7 @@ void print_float(enum output_type type, const char *key, const char *fmt,
 			snprintf(buf, sizeof(buf), "null");
 		else
 			snprintf(buf, sizeof(buf), "%.15g", value);
-		fputs(buf, stdout);
+		fputs(buf, JW_OUT);
 	} else if (text_ctx(type)) {
 		text(fmt, value);
 	}
@@ -519,7 +548,7 @@ void print_bool(enum output_type type, const char *key, const char *fmt,
 {
 	if (json_ctx(type)) {
 		jw_member(key);
-		fputs(value ? "true" : "false", stdout);
+		fputs(value ? "true" : "false", JW_OUT);
 	} else if (text_ctx(type)) {
 		text(fmt, value ? "true" : "false");
 	}
@@ -537,7 +566,7 @@ void print_null(enum output_type type, const char *key, const char *fmt,
 {
 	if (json_ctx(type)) {
 		jw_member(key);
-		fputs("null", stdout);
+		fputs("null", JW_OUT);
 	} else if (text_ctx(type)) {
 		text(fmt, value ? value : "");
 	}
@@ -549,5 +578,5 @@ void print_null(enum output_type type, const char *key, const char *fmt,
 void print_nl(void)
 {
 	if (!jw.active)
-		putchar('\n');
+		putc('\n', JW_OUT);
 }

@@ -25,6 +25,7 @@
 
 #include "smcdump.h"
 #include "json_print.h"
+#include "conn.h"
 
 enum ev_kind {
 	EV_DATA = DUMP_AN_DATA,
@@ -70,16 +71,9 @@ struct dir {
 	size_t cap;
 };
 
-struct aconn {
-	struct aconn *hnext;
-	struct aconn *next;
-	uint8_t mode;
-	uint8_t family;
-	uint32_t token;
-	uint8_t laddr[16];
-	uint8_t raddr[16];
-	uint16_t lport;
-	uint16_t rport;
+/* The analyzer's state of a connection (struct dump_conn.an) */
+struct dump_aconn {
+	const struct dump_conn *k;	/* the connection: its key */
 	uint64_t records;
 	uint64_t first_frame;
 	int64_t first_t;
@@ -106,11 +100,8 @@ struct dump_analyze {
 	uint32_t token;
 	bool has_base;
 	int64_t base;
-	struct aconn **hash;
-	size_t hsize;
+	const struct dump_conns *conns;
 	size_t nconn;
-	struct aconn *first;
-	struct aconn *last;
 	struct aclc *clc;
 	size_t nclc;
 	size_t clccap;
@@ -135,11 +126,14 @@ static int64_t ts_ns(long long sec, uint32_t nsec)
 
 /**
  * dump_analyze_new() - an analyzer for one capture
+ * @conns: the capture's connections, which dump_analyze_record() is given
+ *	(the analyzer's state hangs on them); it outlives the analyzer
  * @o: the options: window_ns, has_token, token
  *
  * Return: the analyzer, or NULL when memory ran out.
  */
-struct dump_analyze *dump_analyze_new(const struct dump_opts *o)
+struct dump_analyze *dump_analyze_new(const struct dump_conns *conns,
+				      const struct dump_opts *o)
 {
 	struct dump_analyze *a = calloc(1, sizeof(*a));
 
@@ -148,12 +142,7 @@ struct dump_analyze *dump_analyze_new(const struct dump_opts *o)
 	a->window_ns = o->window_ns ? o->window_ns : DUMP_AN_WINDOW_NS;
 	a->has_token = o->has_token;
 	a->token = o->token;
-	a->hsize = 256;
-	a->hash = calloc(a->hsize, sizeof(*a->hash));
-	if (!a->hash) {
-		free(a);
-		return NULL;
-	}
+	a->conns = conns;
 	return a;
 }
 
@@ -172,66 +161,20 @@ void dump_analyze_time(struct dump_analyze *a, long long sec, uint32_t nsec)
 	a->has_base = true;
 }
 
-static void rehash(struct dump_analyze *a)
+/* The analyzer's state of @k, made when new; NULL when memory ran out */
+static struct dump_aconn *aconn_get(struct dump_analyze *a,
+				    struct dump_conn *k)
 {
-	size_t n = a->hsize * 2, i;
-	struct aconn **h = calloc(n, sizeof(*h)), *c;
-
-	if (!h)
-		return;
-	for (c = a->first; c; c = c->next) {
-		i = dump_conn_hash(c->mode, c->token, c->laddr, c->raddr, c->lport,
-			      c->rport) & (n - 1);
-		c->hnext = h[i];
-		h[i] = c;
+	if (k && !k->an) {
+		k->an = calloc(1, sizeof(*k->an));
+		if (k->an) {
+			k->an->k = k;
+			a->nconn++;
+		}
 	}
-	free(a->hash);
-	a->hash = h;
-	a->hsize = n;
-}
-
-static struct aconn *conn_get(struct dump_analyze *a,
-			      const struct dump_pkt *pkt,
-			      const struct dump_rec *r)
-{
-	bool rx = r->flags & SMC_DUMP_F_RX;
-	uint8_t la[16] = { 0 }, ra[16] = { 0 };
-	size_t alen = pkt->family == AF_INET6 ? 16 : 4, i;
-	uint16_t lp = rx ? pkt->dport : pkt->sport;
-	uint16_t rp = rx ? pkt->sport : pkt->dport;
-	struct aconn *c;
-
-	memcpy(la, rx ? pkt->dst : pkt->src, alen);
-	memcpy(ra, rx ? pkt->src : pkt->dst, alen);
-	i = dump_conn_hash(r->mode, r->token, la, ra, lp, rp) & (a->hsize - 1);
-	for (c = a->hash[i]; c; c = c->hnext)
-		if (c->mode == r->mode && c->token == r->token &&
-		    c->family == pkt->family && c->lport == lp &&
-		    c->rport == rp && !memcmp(c->laddr, la, 16) &&
-		    !memcmp(c->raddr, ra, 16))
-			return c;
-	c = calloc(1, sizeof(*c));
-	if (!c) {
+	if (!k || !k->an)
 		a->nomem = true;
-		return NULL;
-	}
-	c->mode = r->mode;
-	c->token = r->token;
-	c->family = (uint8_t)pkt->family;
-	memcpy(c->laddr, la, 16);
-	memcpy(c->raddr, ra, 16);
-	c->lport = lp;
-	c->rport = rp;
-	c->hnext = a->hash[i];
-	a->hash[i] = c;
-	if (a->last)
-		a->last->next = c;
-	else
-		a->first = c;
-	a->last = c;
-	if (++a->nconn > a->hsize)
-		rehash(a);
-	return c;
+	return k ? k->an : NULL;
 }
 
 static struct ev *ev_add(struct dump_analyze *a, struct dir *d)
@@ -256,18 +199,18 @@ static struct ev *ev_add(struct dump_analyze *a, struct dir *d)
  * @frame: its frame number
  * @sec: capture time, seconds
  * @nsec: nanoseconds
- * @pkt: the frame (addresses and ports)
+ * @k: the record's connection (dump_conns_get()), NULL for a legacy
+ *	record or when it could not be had (memory ran out)
  * @r: the record
  * @cdc: the CDC message of a CDC record, else NULL
  */
 void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
-			 long long sec, uint32_t nsec,
-			 const struct dump_pkt *pkt, const struct dump_rec *r,
-			 const struct dump_cdc *cdc)
+			 long long sec, uint32_t nsec, struct dump_conn *k,
+			 const struct dump_rec *r, const struct dump_cdc *cdc)
 {
 	int d = r->flags & SMC_DUMP_F_RX ? 1 : 0;
 	int64_t t = ts_ns(sec, nsec);
-	struct aconn *c;
+	struct dump_aconn *c;
 	struct ev *e;
 
 	if (r->legacy) {
@@ -278,7 +221,7 @@ void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
 		return;
 	if (r->type == SMC_DUMP_TYPE_CDC && !cdc)
 		return;
-	c = conn_get(a, pkt, r);
+	c = aconn_get(a, k);
 	if (!c)
 		return;
 	if (!c->records++) {
@@ -396,19 +339,19 @@ static void clc_sort(struct dump_analyze *a)
  * receiver announced in a CLC message before the connection's first
  * record (else the first after it); 0 when none was captured.
  */
-static uint32_t clc_size(const struct dump_analyze *a, const struct aconn *c,
+static uint32_t clc_size(const struct dump_analyze *a, const struct dump_aconn *c,
 			 int d)
 {
 	struct aclc key = { 0 };
 	size_t lo = 0, hi = a->nclc, mid;
 	uint32_t size = 0;
 
-	key.family = c->family;
+	key.family = c->k->family;
 	/* tx: the peer receives, its message went peer > local */
-	memcpy(key.src, d ? c->laddr : c->raddr, 16);
-	memcpy(key.dst, d ? c->raddr : c->laddr, 16);
-	key.sport = d ? c->lport : c->rport;
-	key.dport = d ? c->rport : c->lport;
+	memcpy(key.src, d ? c->k->laddr : c->k->raddr, 16);
+	memcpy(key.dst, d ? c->k->raddr : c->k->laddr, 16);
+	key.sport = d ? c->k->lport : c->k->rport;
+	key.dport = d ? c->k->rport : c->k->lport;
 	key.frame = 0;
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
@@ -607,7 +550,7 @@ static void stall_add(struct result *r, const struct stall *s)
 	r->stall[i] = *s;
 }
 
-static void analyze_dir(const struct dump_analyze *a, const struct aconn *c,
+static void analyze_dir(const struct dump_analyze *a, const struct dump_aconn *c,
 			int dn, struct result *r, struct dump_an_point *pt)
 {
 	const struct dir *d = &c->d[dn];
@@ -858,7 +801,7 @@ static void print_rate(const char *key, const char *label, double bps)
 	print_string(PRINT_FP, NULL, "%s", buf);
 }
 
-static void print_dir(const struct dump_analyze *a, const struct aconn *c,
+static void print_dir(const struct dump_analyze *a, const struct dump_aconn *c,
 		      int dn)
 {
 	static const char *const name[2] = { "tx", "rx" };
@@ -954,21 +897,22 @@ static void print_dir(const struct dump_analyze *a, const struct aconn *c,
 	close_json_object();
 }
 
-static void print_conn(const struct dump_analyze *a, const struct aconn *c)
+static void print_conn(const struct dump_analyze *a, const struct dump_aconn *c)
 {
 	static const char *const keys[4] = {
 		"local_address", "local_port", "peer_address", "peer_port"
 	};
+	const struct dump_conn *k = c->k;
 	char buf[16];
 
 	open_json_object(NULL);
 	print_string(PRINT_JSON, "mode", NULL,
-		     c->mode == SMC_DUMP_MODE_SMCD ? "SMC-D" : "SMC-R");
+		     k->mode == SMC_DUMP_MODE_SMCD ? "SMC-D" : "SMC-R");
 	print_string(PRINT_FP, NULL, "%s",
-		     c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr");
-	snprintf(buf, sizeof(buf), "0x%08x", c->token);
+		     k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr");
+	snprintf(buf, sizeof(buf), "0x%08x", k->token);
 	print_string(PRINT_ANY, "token", " token %s", buf);
-	dump_print_ends(c->family, c->laddr, c->lport, c->raddr, c->rport,
+	dump_print_ends(k->family, k->laddr, k->lport, k->raddr, k->rport,
 			keys, " %s <->", " %s");
 	print_u64(PRINT_ANY, "records", " records %" PRIu64, c->records);
 	print_at(a, "first_ns", "from", c->first_t);
@@ -990,7 +934,7 @@ static void print_conn(const struct dump_analyze *a, const struct aconn *c)
  */
 int dump_analyze_report(struct dump_analyze *a)
 {
-	const struct aconn *c;
+	const struct dump_conn *k;
 	char buf[32];
 
 	clc_sort(a);
@@ -999,8 +943,9 @@ int dump_analyze_report(struct dump_analyze *a)
 		 a->window_ns / 1000000, a->window_ns % 1000000);
 	print_u64(PRINT_JSON, "window_ns", NULL, a->window_ns);
 	open_json_array(PRINT_JSON, "connections");
-	for (c = a->first; c; c = c->next)
-		print_conn(a, c);
+	for (k = a->conns->first; k; k = k->next)
+		if (k->an)
+			print_conn(a, k->an);
 	close_json_array(PRINT_JSON, NULL);
 	open_json_object("total");
 	print_u64(PRINT_ANY, "connections", "total: connections %" PRIu64,
@@ -1039,14 +984,16 @@ int dump_analyze_report(struct dump_analyze *a)
 int dump_analyze_traces(struct dump_analyze *a, dump_an_trace_cb cb,
 			void *arg)
 {
-	const struct aconn *c;
+	const struct dump_conn *k;
+	const struct dump_aconn *c;
 	struct dump_an_trace tr;
 	struct result r;
 	int dn, rc;
 
 	clc_sort(a);
-	for (c = a->first; c; c = c->next) {
-		for (dn = 0; dn < 2; dn++) {
+	for (k = a->conns->first; k; k = k->next) {
+		c = k->an;
+		for (dn = 0; c && dn < 2; dn++) {
 			if (!c->d[dn].n)
 				continue;
 			memset(&tr, 0, sizeof(tr));
@@ -1055,13 +1002,13 @@ int dump_analyze_traces(struct dump_analyze *a, dump_an_trace_cb cb,
 				return -1;
 			analyze_dir(a, c, dn, &r, tr.pt);
 			tr.n = c->d[dn].n;
-			tr.mode = c->mode;
-			tr.token = c->token;
-			tr.family = c->family;
-			tr.laddr = c->laddr;
-			tr.raddr = c->raddr;
-			tr.lport = c->lport;
-			tr.rport = c->rport;
+			tr.mode = k->mode;
+			tr.token = k->token;
+			tr.family = k->family;
+			tr.laddr = k->laddr;
+			tr.raddr = k->raddr;
+			tr.lport = k->lport;
+			tr.rport = k->rport;
 			tr.dir = dn;
 			tr.buffer = r.buf;
 			tr.buffer_from = r.buf ? buf_src_name[r.src] : NULL;
@@ -1084,17 +1031,18 @@ int dump_analyze_traces(struct dump_analyze *a, dump_an_trace_cb cb,
  */
 void dump_analyze_free(struct dump_analyze *a)
 {
-	struct aconn *c, *n;
+	struct dump_conn *k;
 
 	if (!a)
 		return;
-	for (c = a->first; c; c = n) {
-		n = c->next;
-		free(c->d[0].ev);
-		free(c->d[1].ev);
-		free(c);
+	for (k = a->conns->first; k; k = k->next) {
+		if (!k->an)
+			continue;
+		free(k->an->d[0].ev);
+		free(k->an->d[1].ev);
+		free(k->an);
+		k->an = NULL;
 	}
 	free(a->clc);
-	free(a->hash);
 	free(a);
 }

@@ -63,13 +63,15 @@ struct dump_ctx *dump_ctx_new(const struct dump_opts *o, int dlt,
 	c->o = *o;
 	c->dlt = dlt;
 	c->ns_digits = ns_digits;
+	if (dump_conns_init(&c->conns))
+		goto nomem;
 	if (o->flags & (DUMP_F_ANALYZE | DUMP_F_TRACES)) {
-		c->an = dump_analyze_new(o);
+		c->an = dump_analyze_new(&c->conns, o);
 		if (!c->an)
 			goto nomem;
 	}
 	if (o->flags & DUMP_F_TRACK) {
-		c->track = dump_track_new(o->dir, o->max_gap);
+		c->track = dump_track_new(&c->conns, o->dir, o->max_gap);
 		if (!c->track) {
 			int e = errno;
 
@@ -80,7 +82,7 @@ struct dump_ctx *dump_ctx_new(const struct dump_opts *o, int dlt,
 			return NULL;
 		}
 	}
-	new_json_obj(o->json, o->pretty);
+	new_json_obj_fp(o->json, o->pretty, o->out ? o->out : stdout);
 	return c;
 nomem:
 	snprintf(err, errlen, "out of memory");
@@ -100,6 +102,7 @@ void dump_ctx_free(struct dump_ctx *c)
 		return;
 	dump_track_free(c->track);
 	dump_analyze_free(c->an);
+	dump_conns_release(&c->conns);
 	while (c->clc_parts) {
 		struct dump_clc_part *part = c->clc_parts;
 
@@ -590,6 +593,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		       const struct dump_pkt *pkt, bool cand)
 {
 	struct dump_cdc cdc, *pcdc = NULL;
+	struct dump_conn *k = NULL;
 	char err[DUMP_ERRLEN];
 	struct dump_rec r;
 	int rc;
@@ -610,7 +614,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		if (rc == DUMP_OK)
 			c->cnt[DUMP_CNT_LEGACY]++;
 		if (rc == DUMP_OK && c->an)
-			dump_analyze_record(c->an, c->frame, sec, nsec, pkt,
+			dump_analyze_record(c->an, c->frame, sec, nsec, NULL,
 					    &r, NULL);
 		else if (rc != DUMP_OK)
 			c->cnt[DUMP_CNT_MALFORMED]++;
@@ -646,10 +650,12 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		c->cnt[r.type == SMC_DUMP_TYPE_CDC ? DUMP_CNT_CDC :
 						     DUMP_CNT_DATA]++;
 		link_seq(c, pkt, r.seq);
+		if (c->track || c->an)
+			k = dump_conns_get(&c->conns, pkt, &r);
 		if (c->track)
-			dump_track_record(c->track, pkt, &r, pcdc);
+			dump_track_record(c->track, k, &r, pcdc);
 		if (c->an)
-			dump_analyze_record(c->an, c->frame, sec, nsec, pkt, &r,
+			dump_analyze_record(c->an, c->frame, sec, nsec, k, &r,
 					    pcdc);
 	} else {
 		c->cnt[DUMP_CNT_MALFORMED]++;
@@ -1036,7 +1042,7 @@ void dump_decode_input(struct dump_ctx *c, struct dump_reader *r)
 			c->dlt = f.dlt;
 			c->ns_digits = f.ns_digits;
 			dump_decode_frame(c, f.sec, f.nsec, f.data, f.caplen);
-			if (live && fflush(stdout))
+			if (live && fflush(json_out()))
 				return;
 			break;
 		case DUMP_READ_SKIP:
@@ -1155,7 +1161,7 @@ int dump_ctx_finish(struct dump_ctx *c)
 			rc = trc;
 	}
 	delete_json_obj();
-	fflush(stdout);
+	fflush(json_out());
 	if (!rc && c->cnt[DUMP_CNT_MALFORMED])
 		rc = 1;
 	return rc;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "smcdump.h"
+#include "conn.h"
 
 /* Counters of struct dump_ctx */
 enum dump_counter {
@@ -65,6 +66,8 @@ struct dump_link {
  * @lhash: open-addressing index of @links (entry + 1, 0 free)
  * @lhsize: slots in @lhash, a power of two
  * @nomem: memory ran out (links untracked)
+ * @conns: the connections of the records that @track or @an take, looked
+ *	up once per record for both
  * @track: connections and streams (DUMP_F_TRACK), else NULL
  * @an: the analyzer (DUMP_F_ANALYZE, DUMP_F_TRACES), else NULL
  * @clc_parts: CLC messages cut by their segment's end, waiting
@@ -88,6 +91,7 @@ struct dump_ctx {
 	uint32_t *lhash;
 	size_t lhsize;
 	bool nomem;
+	struct dump_conns conns;
 	struct dump_track *track;
 	struct dump_analyze *an;
 	struct dump_clc_part *clc_parts;

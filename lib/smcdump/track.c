@@ -33,6 +33,7 @@
 
 #include "smcdump.h"
 #include "json_print.h"
+#include "conn.h"
 
 
 #define MAX_RANGES	1000	/* ranges listed per kind and stream */
@@ -122,16 +123,9 @@ struct stream {
 	struct stream *lru_next;
 };
 
-struct conn {
-	struct conn *hnext;	/* hash chain */
-	struct conn *next;	/* in order of appearance */
-	uint8_t mode;
-	uint8_t family;		/* AF_INET or AF_INET6 */
-	uint32_t token;
-	uint8_t laddr[16];
-	uint8_t raddr[16];
-	uint16_t lport;
-	uint16_t rport;
+/* The tracker's state of a connection (struct dump_conn.track) */
+struct dump_tconn {
+	struct dump_conn *k;	/* the connection: its key */
 	unsigned int dup;	/* follow: earlier connections, same mode and token */
 	struct stream *s[2];	/* 0 tx, 1 rx; NULL until a record came */
 };
@@ -139,24 +133,6 @@ struct conn {
 /* What an empty direction prints */
 static const struct stream no_stream = { .fd = -1, .low_fd = -1 };
 static const struct stream_rare no_rare;
-
-/* Memory that lives as long as the tracker: connections, streams and
- * range nodes are carved from zeroed chunks of anonymous memory (no
- * per-object header, pages touched only as they fill), freed all at
- * once. Chunks double from CHUNK_MIN to CHUNK_MAX; big ones ask for
- * transparent huge pages, so that 200k connections cost a few hundred
- * page faults, not tens of thousands.
- */
-struct chunk {
-	struct chunk *next;
-	size_t used;
-	size_t size;		/* bytes mapped, this header included */
-	unsigned char mem[];
-};
-
-#define CHUNK_MIN	(64u << 10)
-#define CHUNK_MAX	(16u << 20)
-#define CHUNK_HUGE	(2u << 20)
 
 /* Connections seen per mode and token: open addressing */
 struct tokcnt {
@@ -172,13 +148,9 @@ struct dump_track {
 	struct tokcnt *tok;
 	size_t tsize;		/* a power of two */
 	size_t tused;
-	struct conn **hash;
-	size_t hsize;
-	size_t nconn;
-	struct conn *first;
-	struct conn *last;
-	struct chunk *chunks;
-	size_t chunk_next;	/* size of the next chunk */
+	const struct dump_conns *conns;	/* the capture's connections */
+	size_t nconn;		/* those with a part here */
+	struct dump_arena mem;	/* parts, streams, range nodes */
 	struct ivnode *ivfree;	/* range nodes to use again */
 	bool nomem;
 	/* follow: the streams with a file open, most recently used first */
@@ -188,38 +160,6 @@ struct dump_track {
 	unsigned int max_open;	/* from RLIMIT_NOFILE, less FD_RESERVE */
 	int dirfd;		/* follow: @dir, the files are opened at it */
 };
-
-/* @size zeroed bytes from @t's chunks, 8-byte aligned (no member of the
- * structures kept here needs more); NULL when
- * memory ran out.
- */
-static void *arena_alloc(struct dump_track *t, size_t size)
-{
-	struct chunk *ch = t->chunks;
-	void *p;
-
-	size = (size + 7) & ~(size_t)7;
-	if (!ch || ch->size - sizeof(*ch) - ch->used < size) {
-		size_t n = t->chunk_next ? t->chunk_next : CHUNK_MIN;
-
-		if (n < sizeof(*ch) + size)
-			n = sizeof(*ch) + size;
-		ch = mmap(NULL, n, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (ch == MAP_FAILED)
-			return NULL;
-		if (n >= CHUNK_HUGE)
-			madvise(ch, n, MADV_HUGEPAGE);	/* a hint */
-		ch->size = n;
-		ch->next = t->chunks;
-		t->chunks = ch;
-		if (t->chunk_next < CHUNK_MAX)
-			t->chunk_next = n * 2;
-	}
-	p = ch->mem + ch->used;
-	ch->used += size;
-	return p;
-}
 
 static uint32_t iv_rand(void)
 {
@@ -319,7 +259,7 @@ static int ivset_add(struct dump_track *t, struct ivset *set, uint64_t s,
 	if (n)
 		t->ivfree = n->l;
 	else
-		n = arena_alloc(t, sizeof(*n));
+		n = dump_arena_alloc(&t->mem, sizeof(*n));
 	if (!n)
 		return -1;
 	/* a: ranges that end before s; m: those touching [s, e]; b: after */
@@ -354,7 +294,7 @@ static struct ivnode *iv_clone(struct dump_track *t, const struct ivnode *n)
 
 	if (!n)
 		return NULL;
-	c = arena_alloc(t, sizeof(*c));
+	c = dump_arena_alloc(&t->mem, sizeof(*c));
 	if (!c)
 		return NULL;
 	*c = *n;
@@ -406,6 +346,8 @@ static unsigned int open_budget(void)
 
 /**
  * dump_track_new() - start tracking connections
+ * @conns: the capture's connections, which dump_track_record() is given
+ *	(the tracker's state hangs on them); it outlives the tracker
  * @dir: follow: the directory for the stream files, created when missing;
  *	stats: NULL
  * @max_gap: follow: records more than this many bytes away from the bytes
@@ -414,7 +356,8 @@ static unsigned int open_budget(void)
  * Return: the tracker, or NULL with errno set (no memory, or @dir cannot
  * be created or is not a directory).
  */
-struct dump_track *dump_track_new(const char *dir, uint64_t max_gap)
+struct dump_track *dump_track_new(const struct dump_conns *conns,
+				  const char *dir, uint64_t max_gap)
 {
 	struct dump_track *t = calloc(1, sizeof(*t));
 	struct stat st;
@@ -422,10 +365,7 @@ struct dump_track *dump_track_new(const char *dir, uint64_t max_gap)
 	if (!t)
 		return NULL;
 	t->dirfd = -1;
-	t->hsize = 256;
-	t->hash = calloc(t->hsize, sizeof(*t->hash));
-	if (!t->hash)
-		goto fail;
+	t->conns = conns;
 	if (dir) {
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			goto fail;
@@ -448,27 +388,8 @@ struct dump_track *dump_track_new(const char *dir, uint64_t max_gap)
 fail:
 	if (t->dirfd >= 0)
 		close(t->dirfd);
-	free(t->hash);
 	free(t);
 	return NULL;
-}
-
-static void rehash(struct dump_track *t)
-{
-	size_t n = t->hsize * 2, i;
-	struct conn **h = calloc(n, sizeof(*h)), *c;
-
-	if (!h)
-		return;	/* keep the longer chains */
-	for (c = t->first; c; c = c->next) {
-		i = dump_conn_hash(c->mode, c->token, c->laddr, c->raddr, c->lport,
-			      c->rport) & (n - 1);
-		c->hnext = h[i];
-		h[i] = c;
-	}
-	free(t->hash);
-	t->hash = h;
-	t->hsize = n;
 }
 
 static size_t tok_slot(const struct tokcnt *tab, size_t size, uint8_t mode,
@@ -515,50 +436,27 @@ static unsigned int tok_count(struct dump_track *t, uint8_t mode,
 	return t->tok[i].n++;
 }
 
-static struct conn *conn_get(struct dump_track *t, const struct dump_pkt *pkt,
-			     const struct dump_rec *r)
+/* The tracker's state of @k, made when new; NULL when memory ran out */
+static struct dump_tconn *tconn_get(struct dump_track *t, struct dump_conn *k)
 {
-	bool rx = r->flags & SMC_DUMP_F_RX;
-	const uint8_t *l = rx ? pkt->dst : pkt->src;
-	const uint8_t *rm = rx ? pkt->src : pkt->dst;
-	uint16_t lp = rx ? pkt->dport : pkt->sport;
-	uint16_t rp = rx ? pkt->sport : pkt->dport;
-	uint8_t la[16] = { 0 }, ra[16] = { 0 };
-	size_t alen = pkt->family == AF_INET6 ? 16 : 4, i;
-	struct conn *c;
+	struct dump_tconn *c;
 
-	memcpy(la, l, alen);
-	memcpy(ra, rm, alen);
-	i = dump_conn_hash(r->mode, r->token, la, ra, lp, rp) & (t->hsize - 1);
-	for (c = t->hash[i]; c; c = c->hnext)
-		if (c->mode == r->mode && c->token == r->token &&
-		    c->family == pkt->family && c->lport == lp &&
-		    c->rport == rp && !memcmp(c->laddr, la, 16) &&
-		    !memcmp(c->raddr, ra, 16))
-			return c;
-	c = arena_alloc(t, sizeof(*c));
+	if (!k) {
+		t->nomem = true;
+		return NULL;
+	}
+	if (k->track)
+		return k->track;
+	c = dump_arena_alloc(&t->mem, sizeof(*c));
 	if (!c) {
 		t->nomem = true;
 		return NULL;
 	}
-	c->mode = r->mode;
-	c->token = r->token;
-	c->family = (uint8_t)pkt->family;
-	memcpy(c->laddr, la, 16);
-	memcpy(c->raddr, ra, 16);
-	c->lport = lp;
-	c->rport = rp;
+	c->k = k;
 	if (t->dir)	/* only follow's file names need it */
-		c->dup = tok_count(t, c->mode, c->token);
-	c->hnext = t->hash[i];
-	t->hash[i] = c;
-	if (t->last)
-		t->last->next = c;
-	else
-		t->first = c;
-	t->last = c;
-	if (++t->nconn > t->hsize)
-		rehash(t);
+		c->dup = tok_count(t, k->mode, k->token);
+	k->track = c;
+	t->nconn++;
 	return c;
 }
 
@@ -639,7 +537,7 @@ static void close_all(struct dump_track *t)
 		stream_close(t, t->lru_head);
 }
 
-static int stream_name(struct conn *c, int dir)
+static int stream_name(struct dump_tconn *c, int dir)
 {
 	struct stream *s = c->s[dir];
 	char name[64];
@@ -648,12 +546,12 @@ static int stream_name(struct conn *c, int dir)
 		return 0;
 	if (c->dup)
 		snprintf(name, sizeof(name), "%s-%08x-%u-%s.bin",
-			 c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
-			 c->token, c->dup + 1, dir ? "rx" : "tx");
+			 c->k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
+			 c->k->token, c->dup + 1, dir ? "rx" : "tx");
 	else
 		snprintf(name, sizeof(name), "%s-%08x-%s.bin",
-			 c->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
-			 c->token, dir ? "rx" : "tx");
+			 c->k->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
+			 c->k->token, dir ? "rx" : "tx");
 	s->path = strdup(name);
 	if (!s->path)
 		return -1;
@@ -671,7 +569,7 @@ static int stream_name(struct conn *c, int dir)
  * files are closed first, and all but @s's when open() still says
  * EMFILE or ENFILE (descriptors taken elsewhere in the process).
  */
-static int stream_fd(struct dump_track *t, struct conn *c, int dir, bool low)
+static int stream_fd(struct dump_track *t, struct dump_tconn *c, int dir, bool low)
 {
 	struct stream *s = c->s[dir];
 	int *fd = low ? &s->low_fd : &s->fd;
@@ -727,7 +625,7 @@ static int write_all(int fd, const uint8_t *p, size_t len, uint64_t pos)
  * from the low file, where stream byte y < base is at base - 1 - y. The
  * range lies on one side of base. Returns 0 or -1.
  */
-static int stream_pread(struct dump_track *t, struct conn *c, int dir,
+static int stream_pread(struct dump_track *t, struct dump_tconn *c, int dir,
 			uint8_t *buf, size_t n, uint64_t x)
 {
 	struct stream *s = c->s[dir];
@@ -757,7 +655,7 @@ static int stream_pread(struct dump_track *t, struct conn *c, int dir,
 /* Write stream bytes [off, off + len): at or above base to the file, below
  * it reversed to the low file (dump_track_report() puts them in place).
  */
-static void stream_write(struct dump_track *t, struct conn *c, int dir,
+static void stream_write(struct dump_track *t, struct dump_tconn *c, int dir,
 			 const uint8_t *p, uint32_t len, uint64_t off)
 {
 	struct stream *s = c->s[dir];
@@ -804,7 +702,7 @@ static void stream_write(struct dump_track *t, struct conn *c, int dir,
 /* Compare the new bytes of an overlap with those already in the file. */
 struct ovl_arg {
 	struct dump_track *t;
-	struct conn *c;
+	struct dump_tconn *c;
 	int dir;
 	const uint8_t *p;	/* record payload */
 	uint64_t off;		/* its stream offset */
@@ -817,7 +715,7 @@ static struct stream_rare *stream_rare(struct dump_track *t,
 				       struct stream *s)
 {
 	if (!s->x) {
-		s->x = arena_alloc(t, sizeof(*s->x));
+		s->x = dump_arena_alloc(&t->mem, sizeof(*s->x));
 		if (!s->x)
 			t->nomem = true;
 	}
@@ -902,7 +800,8 @@ static void track_cdc_seqno(struct stream_rare *s, const struct dump_cdc *cdc)
 /**
  * dump_track_record() - account a valid record
  * @t: the tracker
- * @pkt: the frame (addresses and ports)
+ * @k: the record's connection (dump_conns_get()), NULL when it could not
+ *	be had (memory ran out: the record is not accounted)
  * @r: the record (dump_parse_record() returned DUMP_OK, not legacy)
  * @cdc: its CDC message when it is a valid CDC record, else NULL
  *
@@ -911,11 +810,11 @@ static void track_cdc_seqno(struct stream_rare *s, const struct dump_cdc *cdc)
  * written at their place. Errors (no memory, write failures) are kept
  * and shown by dump_track_report().
  */
-void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
+void dump_track_record(struct dump_track *t, struct dump_conn *k,
 		       const struct dump_rec *r, const struct dump_cdc *cdc)
 {
 	int dir = r->flags & SMC_DUMP_F_RX ? 1 : 0;
-	struct conn *c = conn_get(t, pkt, r);
+	struct dump_tconn *c = tconn_get(t, k);
 	struct ovl_arg a;
 	uint64_t end;
 	struct stream *s;
@@ -924,7 +823,7 @@ void dump_track_record(struct dump_track *t, const struct dump_pkt *pkt,
 		return;
 	s = c->s[dir];
 	if (!s) {
-		s = arena_alloc(t, t->dir ? sizeof(*s) :
+		s = dump_arena_alloc(&t->mem, t->dir ? sizeof(*s) :
 					     offsetof(struct stream, has_base));
 		if (!s) {
 			t->nomem = true;
@@ -1040,7 +939,7 @@ static void stream_unflatten(struct stream *s)
 /* A stream that got bytes below its first record's offset: write the file
  * again from the lowest offset written, out of the two files.
  */
-static void stream_finish(struct dump_track *t, struct conn *c, int dir)
+static void stream_finish(struct dump_track *t, struct dump_tconn *c, int dir)
 {
 	struct stream *s = c->s[dir];
 	const struct ivset *h = &s->have;
@@ -1182,7 +1081,7 @@ struct rep {
 static void rep_flush(struct rep *o)
 {
 	if (o->n)
-		fwrite_unlocked(o->buf, 1, o->n, stdout);
+		fwrite_unlocked(o->buf, 1, o->n, json_out());
 	o->n = 0;
 }
 
@@ -1192,7 +1091,7 @@ static inline void rep_put(struct rep *o, const char *s, size_t len)
 	if (sizeof(o->buf) - o->n < len) {
 		rep_flush(o);
 		if (len > sizeof(o->buf)) {
-			fwrite_unlocked(s, 1, len, stdout);
+			fwrite_unlocked(s, 1, len, json_out());
 			return;
 		}
 	}
@@ -1277,7 +1176,7 @@ static void rep_addr(struct rep *o, int family, const uint8_t *a,
 }
 
 /* The head of a connection's entry: mode, token and its two ends */
-static void rep_conn(struct rep *o, const struct conn *k)
+static void rep_conn(struct rep *o, const struct dump_conn *k)
 {
 	static const char *const keys[4] = {
 		"local_address", "local_port", "peer_address", "peer_port"
@@ -1431,7 +1330,7 @@ static void print_stream(struct rep *o, const struct dump_track *t,
 			print_u64(PRINT_JSON, "overlaps_differing", NULL,
 				  x->overlap_diff);
 		if (x->overlap_diff && st->path) {
-			rep_flush(o);	/* stdout and stderr in order */
+			rep_flush(o);	/* the output and stderr in order */
 			fprintf(stderr,
 				"smc dump: %s: conflict: %" PRIu64
 				" overlapping ranges hold different bytes\n",
@@ -1489,8 +1388,9 @@ static void print_stream(struct rep *o, const struct dump_track *t,
  */
 void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
 {
+	const struct dump_conn *k;
+	struct dump_tconn *c;
 	struct rep o;
-	struct conn *k;
 	size_t i;
 
 	o.json = is_json_context();
@@ -1499,18 +1399,21 @@ void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
 	tot->follow = t->dir != NULL;
 	tot->connections = t->nconn;
 	open_json_array(PRINT_JSON, "connections");
-	for (k = t->first; k; k = k->next) {
+	for (k = t->conns->first; k; k = k->next) {
+		c = k->track;
+		if (!c)
+			continue;
 		for (i = 0; i < 2; i++)
-			if (!k->s[i])
+			if (!c->s[i])
 				continue;
-			else if (stream_flatten(k->s[i]))
+			else if (stream_flatten(c->s[i]))
 				t->nomem = true;
 			else if (t->dir)
-				stream_finish(t, k, (int)i);
+				stream_finish(t, c, (int)i);
 		open_json_object(NULL);
 		rep_conn(&o, k);
 		for (i = 0; i < 2; i++) {
-			struct stream *st = k->s[i];
+			struct stream *st = c->s[i];
 
 			print_stream(&o, t, st ? st : &no_stream, (int)i, tot);
 			if (st)	/* the ranges are listed: done with them */
@@ -1531,15 +1434,15 @@ void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
  */
 void dump_track_free(struct dump_track *t)
 {
-	struct conn *c;
+	const struct dump_conn *k;
 	int d;
 
 	if (!t)
 		return;
 	close_all(t);
-	for (c = t->first; c; c = c->next)
+	for (k = t->conns->first; k; k = k->next)
 		for (d = 0; d < 2; d++) {
-			struct stream *s = c->s[d];
+			struct stream *s = k->track ? k->track->s[d] : NULL;
 
 			if (!s)
 				continue;
@@ -1553,13 +1456,7 @@ void dump_track_free(struct dump_track *t)
 			free(s->low_path);
 			free(s->path);
 		}
-	while (t->chunks) {
-		struct chunk *ch = t->chunks;
-
-		t->chunks = ch->next;
-		munmap(ch, ch->size);
-	}
-	free(t->hash);
+	dump_arena_free(&t->mem);
 	free(t->tok);
 	free(t->dir);
 	if (t->dirfd >= 0)

@@ -12,8 +12,10 @@
  * as smc dump read and stats read it. Every piece is copied into a buffer of its exact size so that
  * AddressSanitizer sees a read one byte past it.
  *
- * The decoder prints to stdout and stderr: run with -close_fd_mask=3
- * (libFuzzer keeps its own reports). Build and run: make -C smc fuzz
+ * The decoder's output goes to /dev/null through its output hook
+ * (struct dump_opts.out); its messages about malformed input go to
+ * stderr, which make -C smc fuzz closes (-close_fd_mask; libFuzzer keeps
+ * its own reports). Build and run: make -C smc fuzz
  * (needs clang).
  */
 #include <stdint.h>
@@ -101,6 +103,7 @@ static void fuzz_clc(const uint8_t *p, size_t n, uint8_t opt)
  */
 static struct dump_ctx *run_begin(uint8_t opt, int dlt, int ns_digits)
 {
+	static FILE *null_out;
 	struct dump_opts o = {
 		.flags = opt & 0x40 ? DUMP_F_TRACK | DUMP_F_ANALYZE :
 				      DUMP_F_PRINT,
@@ -108,8 +111,14 @@ static struct dump_ctx *run_begin(uint8_t opt, int dlt, int ns_digits)
 		.json = opt & 4, .cdc_big_endian = opt & 8,
 	};
 	char err[DUMP_CTX_ERRLEN];
-	struct dump_ctx *c = dump_ctx_new(&o, dlt, ns_digits, err, sizeof(err));
+	struct dump_ctx *c;
 
+	if (!null_out)
+		null_out = fopen("/dev/null", "w");
+	if (!null_out)
+		abort();
+	o.out = null_out;
+	c = dump_ctx_new(&o, dlt, ns_digits, err, sizeof(err));
 	if (!c)
 		abort();
 	return c;

@@ -117,6 +117,34 @@ golden() {
 	golden inflight.analyze.json 0 -j -p dump analyze
 }
 
+# hooked FILE STATUS ARGS...: helpers/decode_driver ARGS CAPTURE OUT,
+# the decoder with the caller's output stream (struct dump_opts.out) and
+# standard output on /dev/null: OUT must be golden/FILE byte for byte
+hooked() {
+	local file=$1 want=$2 name=${1%%.*} rc=0
+	shift 2
+	capture "$name"
+	"$BATS_TEST_DIRNAME/helpers/decode_driver" "$@" "$T/$name.pcap" \
+		"$T/hooked.$file" 2>/dev/null || rc=$?
+	[ "$rc" -eq "$want" ] ||
+		{ echo "decode_driver $*: exit $rc, expected $want"; return 1; }
+	diff -u "$G/$file" "$T/hooked.$file" ||
+		{ echo "decode_driver $*: the hook's output differs from golden/$file"; return 1; }
+}
+
+@test "golden: the output goes through the caller's hook, none of it to stdout" {
+	host_need testsuite/host/helpers decode_driver
+	hooked records.read.out 0 read
+	hooked records.read-d.out 0 -d read
+	hooked records.read.json 0 -j read
+	hooked records.stats.out 0 stats
+	hooked stream.stats.json 0 -j stats
+	hooked malformed.read.out 1 read
+	hooked handshake.read-d.out 0 -d read
+	hooked analyze.analyze.out 0 analyze
+	hooked inflight.analyze.json 0 -j analyze
+}
+
 @test "golden: every file under golden/ is a spec or an output a test above compares" {
 	local f n=0 bad=0
 	for f in "$G"/*; do
