@@ -848,7 +848,7 @@ static int run_loop(struct capture *c, bool until_ready)
 		if (!c->tpid && c->errfd < 0)
 			return 0;
 		if (c->stop)
-			capture_status_stop(c);
+			capture_status_stop(&c->status);
 		if (c->stop && c->tpid && !c->term_at) {
 			/* no new records, and the ring's rest on the link
 			 * before tcpdump drains
@@ -861,10 +861,10 @@ static int run_loop(struct capture *c, bool until_ready)
 				drain(c);
 			end_tcpdump(c);
 		}
-		due = until_ready ? -1 : capture_status_due(c);
+		due = until_ready ? -1 : capture_status_due(&c->status);
 		if (!due) {
-			capture_status_update(c);
-			due = capture_status_due(c);
+			capture_status_update(&c->status, &c->rt, c->name);
+			due = capture_status_due(&c->status);
 		}
 		step(c, due >= 0 && due < 200 ? due : 200);
 		if (until_ready && !c->ready && c->tpid && !c->term_at &&
@@ -1106,10 +1106,10 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		if (o->file)
 			fprintf(stderr, "writing %s; ", o->file);
 		fprintf(stderr, "^C ends it\n");
-		capture_status_start(&c);
+		capture_status_start(&c.status, o, &c.rt, c.name);
 	}
 	run_loop(&c, false);
-	capture_status_stop(&c);
+	capture_status_stop(&c.status);
 	/* tcpdump flushed and closed its output: the decoder reads it to
 	 * the end
 	 */

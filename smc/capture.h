@@ -76,6 +76,39 @@ struct start_opts {
 };
 
 /**
+ * struct status_sample - the link's counters at one update of the
+ *	status line
+ * @t: when (now_ms())
+ * @records: records the link delivered
+ * @bytes: their bytes
+ */
+struct status_sample {
+	long long t;
+	uint64_t records;
+	uint64_t bytes;
+};
+
+/**
+ * struct capture_status - the live status line of a foreground capture
+ *	(capture_status.c)
+ * @wanted: the line is to be shown (standard error a terminal that no
+ *	record goes to)
+ * @shown: a line stands on the terminal, not cleared yet
+ * @start: when the capture started listening (now_ms())
+ * @next: when the line is due next
+ * @samples: the link's counters at the last updates, for the rate
+ * @nsamples: samples taken so far
+ */
+struct capture_status {
+	bool wanted;
+	bool shown;
+	long long start;
+	long long next;
+	struct status_sample samples[STATUS_SAMPLES];
+	unsigned int nsamples;
+};
+
+/**
  * struct capture - a running capture, seen from its supervisor
  * @o: the options
  * @rt: rtnetlink socket
@@ -108,12 +141,7 @@ struct start_opts {
  * @logpath: background: the log file
  * @bpf: the bpf backend's state, NULL with the kernel backend
  * @bpf_stopped: the bpf programs are detached and their ring read
- * @status: the live status line is wanted (capture_status.c)
- * @status_shown: a status line stands on the terminal, not cleared yet
- * @status_start: when the capture started listening (now_ms())
- * @status_next: when the status line is due next
- * @status_samples: the link's counters at the last updates, for the rate
- * @status_nsamples: samples taken so far
+ * @status: the live status line
  */
 struct capture {
 	struct start_opts *o;
@@ -146,16 +174,7 @@ struct capture {
 	char logpath[PATH_MAX];
 	struct bpf_cap *bpf;
 	bool bpf_stopped;
-	bool status;
-	bool status_shown;
-	long long status_start;
-	long long status_next;
-	struct status_sample {
-		long long t;
-		uint64_t records;
-		uint64_t bytes;
-	} status_samples[STATUS_SAMPLES];
-	unsigned int status_nsamples;
+	struct capture_status status;
 };
 
 /* capture_tcpdump.c */
@@ -175,31 +194,37 @@ void tcpdump_keep_early(struct capture *c, const char *line);
 
 /* tcpdump_read_err() - read what tcpdump wrote on stderr: the line that
  * it listens, its counters (the answer to SIGUSR1 and the last words
- * at its end) are taken in, other lines passed on; at EOF c->errfd is
- * closed
+ * at its end) are taken in, other lines passed on, after the status
+ * line is cleared; at EOF c->errfd is closed
  */
 void tcpdump_read_err(struct capture *c);
 
 /* capture_status.c: the one-line status of a foreground capture */
 
-/* capture_status_start() - decide whether the status line is shown
- * (standard error a terminal that no record goes to) and start its clock
+/* capture_status_start() - decide from @o whether the status line is
+ * shown (standard error a terminal that no record goes to) and start its
+ * clock with the counters of link @name (read through @rt)
  */
-void capture_status_start(struct capture *c);
+void capture_status_start(struct capture_status *s,
+			  const struct start_opts *o, struct rtnl *rt,
+			  const char *name);
 
 /* capture_status_due() - ms until the next update, 0 now, -1 never */
-int capture_status_due(const struct capture *c);
+int capture_status_due(const struct capture_status *s);
 
-/* capture_status_update() - read the link's counters and redraw the line */
-void capture_status_update(struct capture *c);
+/* capture_status_update() - read the counters of link @name (through
+ * @rt) and redraw the line
+ */
+void capture_status_update(struct capture_status *s, struct rtnl *rt,
+			   const char *name);
 
 /* capture_status_clear() - take the line off the terminal before other
  * text goes there (it is redrawn at the next update)
  */
-void capture_status_clear(struct capture *c);
+void capture_status_clear(struct capture_status *s);
 
 /* capture_status_stop() - clear the line for good */
-void capture_status_stop(struct capture *c);
+void capture_status_stop(struct capture_status *s);
 
 /* capture_live.c */
 

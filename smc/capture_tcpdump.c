@@ -154,7 +154,7 @@ static void on_line(struct capture *c, const char *line)
 	if (!c->ready) {
 		tcpdump_keep_early(c, line);
 	} else {
-		capture_status_clear(c);
+		capture_status_clear(&c->status);
 		fprintf(stderr, "%s\n", line);
 	}
 }
