@@ -350,7 +350,7 @@ static int make_alias(struct capture *c, char *alias, size_t size)
 	struct start_opts *o = c->o;
 	struct capture_state st = {
 		.pid = getpid(), .mode = o->mode, .type = o->type,
-		.snaplen = o->snaplen, .bpf = c->bpf != NULL,
+		.snaplen = o->snaplen, .bpf = c->backend.bpf != NULL,
 	};
 	unsigned long long start;
 	bool zombie;
@@ -391,15 +391,16 @@ static int make_alias(struct capture *c, char *alias, size_t size)
 /* Record tcpdump's pid in the alias, for stop to end an orphan */
 static void alias_tcpdump(struct capture *c)
 {
+	struct capture_backend *b = &c->backend;
 	char alias[RTNL_ALIAS_SIZE];
 	int err;
 
 	if (make_alias(c, alias, sizeof(alias)))
 		return;
-	err = rtnl_link_set(&c->rt, c->name, false, alias);
+	err = rtnl_link_set(&b->rt, b->name, false, alias);
 	if (err)
 		fprintf(stderr, "Warning: cannot set the alias of %s: %s\n",
-			c->name, strerror(-err));
+			b->name, strerror(-err));
 }
 
 /* AF_SMC sockets exist: the kernel has SMC (loads the module) */
@@ -417,9 +418,9 @@ static bool smc_in_kernel(int *err)
 }
 
 /* Explain a failed link creation (Documentation/capture.md, Lifecycle) */
-static void link_error(struct capture *c, int err)
+static void link_error(const struct capture_backend *b, int err)
 {
-	const char *ext = c->rt.extack;
+	const char *ext = b->rt.extack;
 	int s;
 
 	switch (err) {
@@ -432,7 +433,7 @@ static void link_error(struct capture *c, int err)
 	case -EEXIST:
 		fprintf(stderr,
 			"Error: the name %s is already taken by another link\n",
-			c->name);
+			b->name);
 		return;
 	case -EOPNOTSUPP:
 		if (!smc_in_kernel(&s)) {
@@ -448,34 +449,49 @@ static void link_error(struct capture *c, int err)
 		return;
 	}
 	fprintf(stderr, "Error: cannot create the smc-dummy link %s: %s%s%s%s\n",
-		c->name, strerror(-err), *ext ? " (kernel says: " : "", ext,
+		b->name, strerror(-err), *ext ? " (kernel says: " : "", ext,
 		*ext ? ")" : "");
 }
 
-static void del_link(struct capture *c)
+static void del_link(struct capture_backend *b)
 {
 	int err;
 
-	if (!c->have_link)
+	if (!b->have_link)
 		return;
-	err = rtnl_link_del(&c->rt, c->name);
+	err = rtnl_link_del(&b->rt, b->name);
 	if (err && err != -ENODEV)
 		fprintf(stderr, "Error: cannot delete the link %s: %s\n",
-			c->name, strerror(-err));
-	c->have_link = false;
+			b->name, strerror(-err));
+	b->have_link = false;
+}
+
+/* The link's counters into @l; false when it has none */
+static bool link_stats(struct capture_backend *b, struct rtnl_link *l)
+{
+	return !rtnl_link_get(&b->rt, b->name, l) && l->has_stats;
+}
+
+/* bpf backend: no new records, and the rest of the ring sent on the link */
+static void backend_stop(struct capture_backend *b)
+{
+	if (b->bpf && !b->bpf_stopped) {
+		bpf_cap_detach(b->bpf);
+		b->bpf_stopped = true;
+	}
 }
 
 /* No capture in the way: dev NAME free, and without dev no other capture
  * running in this netns
  */
-static int check_names(struct capture *c)
+static int check_names(struct capture_backend *b,
+		       const struct start_opts *o)
 {
-	struct start_opts *o = c->o;
 	struct rtnl_link *links = NULL;
 	struct capture_state ow;
 	int n, i, rc = 0;
 
-	n = rtnl_smc_dummy_list(&c->rt, &links);
+	n = rtnl_smc_dummy_list(&b->rt, &links);
 	if (n < 0) {
 		fprintf(stderr, "Error: cannot list the links: %s\n",
 			strerror(-n));
@@ -517,23 +533,20 @@ static int check_names(struct capture *c)
 /* The bpf backend: every check and the load of its programs, before
  * anything is made; 0 or EXIT_FAIL
  */
-static int prepare_bpf(struct capture *c)
+static int prepare_bpf(struct capture_backend *b,
+		       const struct start_opts *o)
 {
-	struct start_opts *o = c->o;
-
-	if (bpf_cap_prepare(&c->bpf, mode_link[o->mode], o->type, o->snaplen,
+	if (bpf_cap_prepare(&b->bpf, mode_link[o->mode], o->type, o->snaplen,
 			    o->ring, show_details))
 		return EXIT_FAIL;
 	return 0;
 }
 
-static int add_link(struct capture *c)
+static int add_link(struct capture_backend *b, const struct start_opts *o)
 {
-	struct start_opts *o = c->o;
-
-	if (c->bpf)
-		return rtnl_dummy_add(&c->rt, c->name, BPF_LINK_MTU);
-	return rtnl_smc_dummy_add(&c->rt, c->name, mode_link[o->mode],
+	if (b->bpf)
+		return rtnl_dummy_add(&b->rt, b->name, BPF_LINK_MTU);
+	return rtnl_smc_dummy_add(&b->rt, b->name, mode_link[o->mode],
 				  (uint8_t)o->type, o->snaplen);
 }
 
@@ -558,18 +571,19 @@ static void quiet_link(const char *name)
 
 static int make_link(struct capture *c)
 {
+	struct capture_backend *b = &c->backend;
 	struct start_opts *o = c->o;
 	char alias[RTNL_ALIAS_SIZE];
 	int err, tries, e;
 
-	if (o->backend == BACKEND_BPF && prepare_bpf(c))
+	if (o->backend == BACKEND_BPF && prepare_bpf(b, o))
 		return EXIT_FAIL;
 
 	for (tries = 0; tries < 16; tries++) {
 		if (o->dev)
-			snprintf(c->name, sizeof(c->name), "%s", o->dev);
+			snprintf(b->name, sizeof(b->name), "%s", o->dev);
 		else
-			random_name(c->name, sizeof(c->name));
+			random_name(b->name, sizeof(b->name));
 		/* tcpdump's command line names the link: shown (-d) before
 		 * anything is made
 		 */
@@ -580,38 +594,38 @@ static int make_link(struct capture *c)
 		}
 		if (show_details)
 			tcpdump_print_argv(stderr, &c->argv);
-		err = add_link(c);
-		if (err == -EOPNOTSUPP && !c->bpf &&
+		err = add_link(b, o);
+		if (err == -EOPNOTSUPP && !b->bpf &&
 		    o->backend == BACKEND_AUTO && smc_in_kernel(&e)) {
 			/* no smc-dummy kind: an unmodified kernel */
-			if (prepare_bpf(c)) {
+			if (prepare_bpf(b, o)) {
 				fprintf(stderr,
 					"smc dump: (backend auto: the running kernel has no link kind smc-dummy, and backend bpf cannot run)\n");
 				return EXIT_FAIL;
 			}
-			err = add_link(c);
+			err = add_link(b, o);
 		}
 		if (err != -EEXIST || o->dev)
 			break;
 	}
 	if (err) {
-		link_error(c, err);
+		link_error(b, err);
 		return EXIT_FAIL;
 	}
-	c->have_link = true;
-	if (c->bpf)
-		quiet_link(c->name);
+	b->have_link = true;
+	if (b->bpf)
+		quiet_link(b->name);
 	if (make_alias(c, alias, sizeof(alias))) {
-		del_link(c);
+		del_link(b);
 		return EXIT_FAIL;
 	}
-	err = rtnl_link_set(&c->rt, c->name, true, alias);
+	err = rtnl_link_set(&b->rt, b->name, true, alias);
 	if (err) {
 		fprintf(stderr, "Error: cannot set up the link %s: %s%s%s%s\n",
-			c->name, strerror(-err),
-			c->rt.extack[0] ? " (kernel says: " : "", c->rt.extack,
-			c->rt.extack[0] ? ")" : "");
-		del_link(c);
+			b->name, strerror(-err),
+			b->rt.extack[0] ? " (kernel says: " : "", b->rt.extack,
+			b->rt.extack[0] ? ")" : "");
+		del_link(b);
 		return EXIT_FAIL;
 	}
 	return 0;
@@ -699,7 +713,7 @@ static int spawn(struct capture *c)
 		signal(SIGHUP, SIG_IGN);
 		close(c->errfd);
 		close(c->sfd);
-		rtnl_close(&c->rt);
+		rtnl_close(&c->backend.rt);
 		exit(capture_decode_live(datap[0]));
 	}
 	close(datap[0]);
@@ -744,12 +758,13 @@ static void end_tcpdump(struct capture *c)
  */
 static void step(struct capture *c, int timeout)
 {
+	struct capture_backend *b = &c->backend;
 	/* negative descriptors are left out by poll() */
 	struct pollfd pfd[4] = {
 		{ .fd = c->sfd, .events = POLLIN },
 		{ .fd = c->errfd, .events = POLLIN },
 		{ .fd = c->watch_out ? STDOUT_FILENO : -1, .events = 0 },
-		{ .fd = c->bpf_stopped ? -1 : bpf_cap_fd(c->bpf),
+		{ .fd = b->bpf_stopped ? -1 : bpf_cap_fd(b->bpf),
 		  .events = POLLIN },
 	};
 	struct signalfd_siginfo si;
@@ -760,7 +775,7 @@ static void step(struct capture *c, int timeout)
 		c->stop = true;
 	}
 	if (pfd[3].revents)
-		bpf_cap_poll(c->bpf);
+		bpf_cap_poll(b->bpf);
 	if (c->errfd >= 0 && pfd[1].revents)
 		tcpdump_read_err(c);
 	if (pfd[2].revents) {
@@ -819,7 +834,7 @@ static void drain(struct capture *c)
 			step(c, 50);
 		if (c->info_seen == seen)
 			break;	/* no answer: nothing to wait for */
-		if (rtnl_link_get(&c->rt, c->name, &l) || !l.has_stats)
+		if (!link_stats(&c->backend, &l))
 			break;
 		if (c->info_captured + c->info_dropped >= c->info_received &&
 		    l.tx_packets == last_tx)
@@ -850,20 +865,18 @@ static int run_loop(struct capture *c, bool until_ready)
 		if (c->stop)
 			capture_status_stop(&c->status);
 		if (c->stop && c->tpid && !c->term_at) {
-			/* no new records, and the ring's rest on the link
-			 * before tcpdump drains
+			/* the ring's last records on the link before tcpdump
+			 * drains
 			 */
-			if (c->bpf && !c->bpf_stopped) {
-				bpf_cap_detach(c->bpf);
-				c->bpf_stopped = true;
-			}
+			backend_stop(&c->backend);
 			if (c->ready && !until_ready && !c->no_drain)
 				drain(c);
 			end_tcpdump(c);
 		}
 		due = until_ready ? -1 : capture_status_due(&c->status);
 		if (!due) {
-			capture_status_update(&c->status, &c->rt, c->name);
+			capture_status_update(&c->status, &c->backend.rt,
+					      c->backend.name);
 			due = capture_status_due(&c->status);
 		}
 		step(c, due >= 0 && due < 200 ? due : 200);
@@ -878,6 +891,7 @@ static int run_loop(struct capture *c, bool until_ready)
 static void print_summary(struct capture *c, const struct rtnl_link *l,
 			  bool have_stats)
 {
+	const struct capture_backend *b = &c->backend;
 	char cap[32] = "?", kd[32] = "?", txp[32] = "?", txd[32] = "?";
 
 	if (c->captured >= 0)
@@ -888,27 +902,28 @@ static void print_summary(struct capture *c, const struct rtnl_link *l,
 		snprintf(txp, sizeof(txp), "%" PRIu64, l->tx_packets);
 		snprintf(txd, sizeof(txd), "%" PRIu64, l->tx_dropped);
 	}
-	if (c->bpf) {
+	if (b->bpf) {
 		uint64_t made, lost;
 
 		/* the dummy link drops nothing: the losses are the ring's */
-		bpf_cap_counts(c->bpf, &made, &lost);
+		bpf_cap_counts(b->bpf, &made, &lost);
 		snprintf(txd, sizeof(txd), "%" PRIu64, lost);
 		fprintf(stderr,
 			"smc dump: %s: %s %s on %s, %s dropped by the kernel; the bpf backend delivered %s records, lost %s (ring full or refused by the link: seq gaps)\n",
-			c->name, cap, c->o->mode == CAP_ALL ? "packets captured" :
-			"records captured", c->o->mode == CAP_ALL ? "any" : "the link",
-			kd, txp, txd);
+			b->name, cap, c->o->mode == CAP_ALL ?
+			"packets captured" : "records captured",
+			c->o->mode == CAP_ALL ? "any" : "the link", kd, txp,
+			txd);
 		return;
 	}
 	if (c->o->mode == CAP_ALL)
 		fprintf(stderr,
 			"smc dump: %s: %s packets captured on any, %s dropped by the kernel; the link delivered %s records, lost %s (tx_dropped)\n",
-			c->name, cap, kd, txp, txd);
+			b->name, cap, kd, txp, txd);
 	else
 		fprintf(stderr,
 			"smc dump: %s: %s records captured, %s dropped by the kernel; the link delivered %s, lost %s (tx_dropped)\n",
-			c->name, cap, kd, txp, txd);
+			b->name, cap, kd, txp, txd);
 }
 
 /* Where a background capture writes its stderr */
@@ -953,7 +968,8 @@ static void detach(struct capture *c, int logfd)
 
 	fflush(stdout);
 	fflush(stderr);
-	n = snprintf(msg, sizeof(msg), "%s %d", c->name, (int)getpid());
+	n = snprintf(msg, sizeof(msg), "%s %d", c->backend.name,
+		     (int)getpid());
 	if (write(c->notify_fd, msg, n) != n)
 		fprintf(stderr, "Error: cannot tell the parent: %s\n",
 			strerror(errno));
@@ -1013,6 +1029,7 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		.o = o, .errfd = -1, .sfd = -1, .notify_fd = notify_fd,
 		.captured = -1, .kdropped = -1,
 	};
+	struct capture_backend *b = &c.backend;
 	struct rtnl_link l;
 	bool have_stats;
 	int rc, err, logfd = -1;
@@ -1040,13 +1057,13 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		fprintf(stderr, "Error: signalfd: %s\n", strerror(errno));
 		return EXIT_FAIL;
 	}
-	err = rtnl_open(&c.rt);
+	err = rtnl_open(&b->rt);
 	if (err) {
 		fprintf(stderr, "Error: cannot open rtnetlink: %s\n",
 			strerror(-err));
 		return EXIT_FAIL;
 	}
-	rc = check_names(&c);
+	rc = check_names(b, o);
 	if (rc)
 		goto out;
 	if (o->background) {
@@ -1073,7 +1090,7 @@ static int run_capture(struct start_opts *o, int notify_fd)
 	if (rc)
 		goto out;
 	alias_tcpdump(&c);
-	if (run_loop(&c, true) && c.bpf && bpf_cap_attach(c.bpf, c.name)) {
+	if (run_loop(&c, true) && b->bpf && bpf_cap_attach(b->bpf, b->name)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}
@@ -1099,14 +1116,14 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		logfd = -1;
 	} else {
 		fprintf(stderr, "smc dump: capturing on %s (%smode %s, type %s, snaplen %u%s%s), ",
-			c.name, c.bpf ? "backend bpf, " : "",
+			b->name, b->bpf ? "backend bpf, " : "",
 			cap_mode_names[o->mode], cap_type_names[o->type],
 			o->snaplen, o->mode == CAP_ALL ? ", tcpdump -i any" : "",
 			o->filter && *o->filter ? ", with a filter" : "");
 		if (o->file)
 			fprintf(stderr, "writing %s; ", o->file);
 		fprintf(stderr, "^C ends it\n");
-		capture_status_start(&c.status, o, &c.rt, c.name);
+		capture_status_start(&c.status, o, &b->rt, b->name);
 	}
 	run_loop(&c, false);
 	capture_status_stop(&c.status);
@@ -1119,8 +1136,8 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		if (waitpid(c.dpid, &st, 0) == c.dpid || errno != EINTR)
 			c.dpid = 0;
 	}
-	have_stats = !rtnl_link_get(&c.rt, c.name, &l) && l.has_stats;
-	del_link(&c);
+	have_stats = link_stats(b, &l);
+	del_link(b);
 	print_summary(&c, &l, have_stats);
 	if (WIFEXITED(c.tstatus) && !WEXITSTATUS(c.tstatus))
 		rc = EXIT_OK;
@@ -1134,15 +1151,15 @@ out:
 		end_tcpdump(&c);
 		run_loop(&c, false);
 	}
-	del_link(&c);
-	bpf_cap_free(c.bpf);
+	del_link(b);
+	bpf_cap_free(b->bpf);
 	if (logfd >= 0)
 		close(logfd);
 	if (rc && c.notify_fd >= 0 && c.logpath[0])
 		unlink(c.logpath);
 	if (c.errfd >= 0)
 		close(c.errfd);
-	rtnl_close(&c.rt);
+	rtnl_close(&b->rt);
 	close(c.sfd);
 	words_free(&c.argv);
 	return rc;

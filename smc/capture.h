@@ -76,6 +76,24 @@ struct start_opts {
 };
 
 /**
+ * struct capture_backend - where the records come from: the capture's
+ *	link and, with the bpf backend, the programs that send the records
+ *	on it (capture.c)
+ * @rt: rtnetlink socket
+ * @name: the link
+ * @have_link: we created @name and have not deleted it yet
+ * @bpf: the bpf backend's state, NULL with the kernel backend
+ * @bpf_stopped: the bpf programs are detached and their ring read
+ */
+struct capture_backend {
+	struct rtnl rt;
+	char name[IF_NAMESIZE];
+	bool have_link;
+	struct bpf_cap *bpf;
+	bool bpf_stopped;
+};
+
+/**
  * struct status_sample - the link's counters at one update of the
  *	status line
  * @t: when (now_ms())
@@ -111,9 +129,7 @@ struct capture_status {
 /**
  * struct capture - a running capture, seen from its supervisor
  * @o: the options
- * @rt: rtnetlink socket
- * @name: the link
- * @have_link: we created @name and have not deleted it yet
+ * @backend: the link and the bpf backend
  * @argv: tcpdump's arguments
  * @tpid: tcpdump, 0 once reaped
  * @tstatus: tcpdump's wait status
@@ -139,15 +155,11 @@ struct capture_status {
  * @captured: tcpdump's "packets captured", -1 unknown
  * @kdropped: tcpdump's "packets dropped by kernel", -1 unknown
  * @logpath: background: the log file
- * @bpf: the bpf backend's state, NULL with the kernel backend
- * @bpf_stopped: the bpf programs are detached and their ring read
  * @status: the live status line
  */
 struct capture {
 	struct start_opts *o;
-	struct rtnl rt;
-	char name[IF_NAMESIZE];
-	bool have_link;
+	struct capture_backend backend;
 	struct words argv;
 	pid_t tpid;
 	int tstatus;
@@ -172,8 +184,6 @@ struct capture {
 	long long captured;
 	long long kdropped;
 	char logpath[PATH_MAX];
-	struct bpf_cap *bpf;
-	bool bpf_stopped;
 	struct capture_status status;
 };
 

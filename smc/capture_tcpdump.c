@@ -32,7 +32,7 @@ int tcpdump_argv(struct capture *c)
 	for (i = 0; i < o->pw.n; i++)
 		ADD(o->pw.v[i]);
 	ADD("-i");
-	ADD(o->mode == CAP_ALL ? "any" : c->name);
+	ADD(o->mode == CAP_ALL ? "any" : c->backend.name);
 	if (!o->param_write) {
 		ADD("-w");
 		ADD(o->file ? o->file : "-");
