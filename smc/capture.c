@@ -356,14 +356,14 @@ static int make_alias(struct capture *c, char *alias, size_t size)
 	bool zombie;
 	int left_out;
 
-	if (!c->tpid)
+	if (!c->tcpdump.pid)
 		size -= ALIAS_TCPDUMP_ROOM;
 	if (proc_start(getpid(), &st.start, &zombie)) {
 		fprintf(stderr, "Error: cannot read /proc/self/stat\n");
 		return -1;
 	}
-	if (c->tpid && !proc_start(c->tpid, &start, &zombie)) {
-		st.tpid = c->tpid;
+	if (c->tcpdump.pid && !proc_start(c->tcpdump.pid, &start, &zombie)) {
+		st.tpid = c->tcpdump.pid;
 		st.tstart = start;
 	}
 	/* what is longer than the alias cannot fit in it either */
@@ -587,13 +587,12 @@ static int make_link(struct capture *c)
 		/* tcpdump's command line names the link: shown (-d) before
 		 * anything is made
 		 */
-		words_free(&c->argv);
-		if (tcpdump_argv(c)) {
+		if (tcpdump_argv(&c->tcpdump, o, b->name)) {
 			fprintf(stderr, "Error: out of memory\n");
 			return EXIT_FAIL;
 		}
 		if (show_details)
-			tcpdump_print_argv(stderr, &c->argv);
+			tcpdump_print_argv(stderr, &c->tcpdump);
 		err = add_link(b, o);
 		if (err == -EOPNOTSUPP && !b->bpf &&
 		    o->backend == BACKEND_AUTO && smc_in_kernel(&e)) {
@@ -651,6 +650,7 @@ static void child_signals(void)
 /* Start tcpdump (and the decoder); 0 or EXIT_FAIL */
 static int spawn(struct capture *c)
 {
+	struct capture_tcpdump *td = &c->tcpdump;
 	int errp[2], datap[2] = { -1, -1 }, devnull;
 	bool live = !c->o->file;
 	pid_t me = getpid();
@@ -661,12 +661,12 @@ static int spawn(struct capture *c)
 	}
 	fflush(stdout);
 	fflush(stderr);
-	c->tpid = fork();
-	if (c->tpid < 0) {
+	td->pid = fork();
+	if (td->pid < 0) {
 		fprintf(stderr, "Error: fork: %s\n", strerror(errno));
 		return EXIT_FAIL;
 	}
-	if (!c->tpid) {
+	if (!td->pid) {
 		/* own process group: a terminal's ^C reaches only us, and we
 		 * end tcpdump when we are ready to read what it says
 		 */
@@ -686,13 +686,13 @@ static int spawn(struct capture *c)
 		else if (c->o->background && devnull >= 0)
 			dup2(devnull, STDOUT_FILENO);
 		dup2(errp[1], STDERR_FILENO);
-		execv(c->o->tcpdump, c->argv.v);
+		execv(c->o->tcpdump, td->argv.v);
 		fprintf(stderr, "tcpdump: cannot run %s: %s\n", c->o->tcpdump,
 			strerror(errno));
 		_exit(127);
 	}
 	close(errp[1]);
-	c->errfd = errp[0];
+	td->errfd = errp[0];
 	if (!live)
 		return 0;
 	close(datap[1]);
@@ -711,7 +711,7 @@ static int spawn(struct capture *c)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGTERM, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
-		close(c->errfd);
+		close(td->errfd);
 		close(c->sfd);
 		rtnl_close(&c->backend.rt);
 		exit(capture_decode_live(datap[0]));
@@ -727,28 +727,19 @@ static void reap(struct capture *c)
 	int st;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		if (pid == c->tpid) {
-			c->tpid = 0;
-			c->tstatus = st;
-		} else if (pid == c->dpid) {
+		if (tcpdump_reaped(&c->tcpdump, pid, st))
+			continue;
+		if (pid == c->dpid) {
 			/* the decoder's reader went away (| head): nobody
 			 * reads what tcpdump sends on, and tcpdump learns it
 			 * only at its next packet
 			 */
 			c->dpid = 0;
-			if (c->tpid && !c->stop) {
+			if (c->tcpdump.pid && !c->stop) {
 				c->stop = true;
 				c->no_drain = true;
 			}
 		}
-	}
-}
-
-static void end_tcpdump(struct capture *c)
-{
-	if (c->tpid && !c->term_at) {
-		kill(c->tpid, SIGTERM);
-		c->term_at = now_ms();
 	}
 }
 
@@ -762,13 +753,12 @@ static void step(struct capture *c, int timeout)
 	/* negative descriptors are left out by poll() */
 	struct pollfd pfd[4] = {
 		{ .fd = c->sfd, .events = POLLIN },
-		{ .fd = c->errfd, .events = POLLIN },
+		{ .fd = c->tcpdump.errfd, .events = POLLIN },
 		{ .fd = c->watch_out ? STDOUT_FILENO : -1, .events = 0 },
 		{ .fd = b->bpf_stopped ? -1 : bpf_cap_fd(b->bpf),
 		  .events = POLLIN },
 	};
 	struct signalfd_siginfo si;
-	long long now;
 
 	if (poll(pfd, 4, timeout) < 0 && errno != EINTR) {
 		fprintf(stderr, "Error: poll: %s\n", strerror(errno));
@@ -776,14 +766,14 @@ static void step(struct capture *c, int timeout)
 	}
 	if (pfd[3].revents)
 		bpf_cap_poll(b->bpf);
-	if (c->errfd >= 0 && pfd[1].revents)
-		tcpdump_read_err(c);
+	if (c->tcpdump.errfd >= 0 && pfd[1].revents)
+		tcpdump_read_err(&c->tcpdump, &c->status);
 	if (pfd[2].revents) {
 		/* POLLERR: the reader of our standard output (a pipe) went
 		 * away; the decoder would learn it only when it writes next
 		 */
 		c->watch_out = false;
-		if (pfd[2].revents & (POLLERR | POLLHUP) && c->tpid &&
+		if (pfd[2].revents & (POLLERR | POLLHUP) && c->tcpdump.pid &&
 		    !c->stop) {
 			c->stop = true;
 			c->no_drain = true;
@@ -798,14 +788,7 @@ static void step(struct capture *c, int timeout)
 		}
 	}
 	reap(c);
-	now = now_ms();
-	if (c->tpid && c->term_at && now - c->term_at > STOP_TIMEOUT_MS) {
-		fprintf(stderr,
-			"smc dump: tcpdump did not end %d s after SIGTERM, killed\n",
-			STOP_TIMEOUT_MS / 1000);
-		kill(c->tpid, SIGKILL);
-		c->term_at = now;
-	}
+	tcpdump_kill_stuck(&c->tcpdump);
 }
 
 /*
@@ -820,28 +803,29 @@ static void step(struct capture *c, int timeout)
  */
 static void drain(struct capture *c)
 {
+	struct capture_tcpdump *td = &c->tcpdump;
 	long long end = now_ms() + DRAIN_MS, t;
 	uint64_t last_tx = UINT64_MAX;
 	unsigned int stops = c->nstops, seen;
 	struct rtnl_link l;
 
-	while (c->tpid && now_ms() < end && c->nstops == stops) {
-		seen = c->info_seen;
+	while (td->pid && now_ms() < end && c->nstops == stops) {
+		seen = td->info_seen;
 		t = now_ms();
-		kill(c->tpid, SIGUSR1);
-		while (c->tpid && c->info_seen == seen && c->nstops == stops &&
+		kill(td->pid, SIGUSR1);
+		while (td->pid && td->info_seen == seen && c->nstops == stops &&
 		       now_ms() - t < 2000)
 			step(c, 50);
-		if (c->info_seen == seen)
+		if (td->info_seen == seen)
 			break;	/* no answer: nothing to wait for */
 		if (!link_stats(&c->backend, &l))
 			break;
-		if (c->info_captured + c->info_dropped >= c->info_received &&
+		if (td->info_captured + td->info_dropped >= td->info_received &&
 		    l.tx_packets == last_tx)
 			break;
 		last_tx = l.tx_packets;
 		t = now_ms();
-		while (c->tpid && c->nstops == stops && now_ms() - t < 100)
+		while (td->pid && c->nstops == stops && now_ms() - t < 100)
 			step(c, 100);
 	}
 }
@@ -853,25 +837,26 @@ static void drain(struct capture *c)
  */
 static int run_loop(struct capture *c, bool until_ready)
 {
+	struct capture_tcpdump *td = &c->tcpdump;
 	long long t0 = now_ms();
 
 	int due;
 
 	for (;;) {
-		if (until_ready && c->ready)
+		if (until_ready && td->ready)
 			return 1;
-		if (!c->tpid && c->errfd < 0)
+		if (!td->pid && td->errfd < 0)
 			return 0;
 		if (c->stop)
 			capture_status_stop(&c->status);
-		if (c->stop && c->tpid && !c->term_at) {
+		if (c->stop && td->pid && !td->term_at) {
 			/* the ring's last records on the link before tcpdump
 			 * drains
 			 */
 			backend_stop(&c->backend);
-			if (c->ready && !until_ready && !c->no_drain)
+			if (td->ready && !until_ready && !c->no_drain)
 				drain(c);
-			end_tcpdump(c);
+			tcpdump_end(td);
 		}
 		due = until_ready ? -1 : capture_status_due(&c->status);
 		if (!due) {
@@ -880,10 +865,10 @@ static int run_loop(struct capture *c, bool until_ready)
 			due = capture_status_due(&c->status);
 		}
 		step(c, due >= 0 && due < 200 ? due : 200);
-		if (until_ready && !c->ready && c->tpid && !c->term_at &&
+		if (until_ready && !td->ready && td->pid && !td->term_at &&
 		    now_ms() - t0 > START_TIMEOUT_MS) {
-			tcpdump_keep_early(c, "smc dump: tcpdump did not start listening in time");
-			end_tcpdump(c);
+			tcpdump_keep_early(td, "smc dump: tcpdump did not start listening in time");
+			tcpdump_end(td);
 		}
 	}
 }
@@ -894,10 +879,10 @@ static void print_summary(struct capture *c, const struct rtnl_link *l,
 	const struct capture_backend *b = &c->backend;
 	char cap[32] = "?", kd[32] = "?", txp[32] = "?", txd[32] = "?";
 
-	if (c->captured >= 0)
-		snprintf(cap, sizeof(cap), "%lld", c->captured);
-	if (c->kdropped >= 0)
-		snprintf(kd, sizeof(kd), "%lld", c->kdropped);
+	if (c->tcpdump.captured >= 0)
+		snprintf(cap, sizeof(cap), "%lld", c->tcpdump.captured);
+	if (c->tcpdump.kdropped >= 0)
+		snprintf(kd, sizeof(kd), "%lld", c->tcpdump.kdropped);
 	if (have_stats) {
 		snprintf(txp, sizeof(txp), "%" PRIu64, l->tx_packets);
 		snprintf(txd, sizeof(txd), "%" PRIu64, l->tx_dropped);
@@ -1025,17 +1010,16 @@ static void autogroup_nice(int nice)
 
 static int run_capture(struct start_opts *o, int notify_fd)
 {
-	struct capture c = {
-		.o = o, .errfd = -1, .sfd = -1, .notify_fd = notify_fd,
-		.captured = -1, .kdropped = -1,
-	};
+	struct capture c = { .o = o, .sfd = -1, .notify_fd = notify_fd };
 	struct capture_backend *b = &c.backend;
+	struct capture_tcpdump *td = &c.tcpdump;
 	struct rtnl_link l;
 	bool have_stats;
 	int rc, err, logfd = -1;
 	struct sigaction old;
 	sigset_t mask;
 
+	tcpdump_init(td);
 	/* SIGINT even when the shell ignores it for background jobs: kill
 	 * -INT is meant; SIGHUP not when ignored (nohup)
 	 */
@@ -1094,9 +1078,9 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (!c.ready) {
+	if (!td->ready) {
 		/* tcpdump ended before it listened */
-		int st = c.tstatus;
+		int st = td->status;
 
 		if (c.stop) {
 			fprintf(stderr,
@@ -1105,8 +1089,8 @@ static int run_capture(struct start_opts *o, int notify_fd)
 			fprintf(stderr, "Error: tcpdump failed to start (%s %d)%s",
 				WIFSIGNALED(st) ? "signal" : "exit status",
 				WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
-				c.earlylen ? ":\n" : "\n");
-			fputs(c.early, stderr);
+				td->earlylen ? ":\n" : "\n");
+			fputs(td->early, stderr);
 		}
 		rc = EXIT_FAIL;
 		goto out;
@@ -1139,16 +1123,16 @@ static int run_capture(struct start_opts *o, int notify_fd)
 	have_stats = link_stats(b, &l);
 	del_link(b);
 	print_summary(&c, &l, have_stats);
-	if (WIFEXITED(c.tstatus) && !WEXITSTATUS(c.tstatus))
+	if (WIFEXITED(td->status) && !WEXITSTATUS(td->status))
 		rc = EXIT_OK;
-	else if (WIFSIGNALED(c.tstatus) && WTERMSIG(c.tstatus) == SIGTERM &&
+	else if (WIFSIGNALED(td->status) && WTERMSIG(td->status) == SIGTERM &&
 		 c.stop)
 		rc = EXIT_OK;
 	else
 		rc = EXIT_FAIL;
 out:
-	if (c.tpid) {
-		end_tcpdump(&c);
+	if (td->pid) {
+		tcpdump_end(td);
 		run_loop(&c, false);
 	}
 	del_link(b);
@@ -1157,11 +1141,9 @@ out:
 		close(logfd);
 	if (rc && c.notify_fd >= 0 && c.logpath[0])
 		unlink(c.logpath);
-	if (c.errfd >= 0)
-		close(c.errfd);
 	rtnl_close(&b->rt);
 	close(c.sfd);
-	words_free(&c.argv);
+	tcpdump_free(td);
 	return rc;
 }
 
