@@ -350,20 +350,20 @@ static int make_alias(struct capture *c, char *alias, size_t size)
 	struct start_opts *o = c->o;
 	struct capture_state st = {
 		.pid = getpid(), .mode = o->mode, .type = o->type,
-		.snaplen = o->snaplen, .bpf = c->bpf != NULL,
+		.snaplen = o->snaplen, .bpf = c->backend.bpf != NULL,
 	};
 	unsigned long long start;
 	bool zombie;
 	int left_out;
 
-	if (!c->tpid)
+	if (!c->tcpdump.pid)
 		size -= ALIAS_TCPDUMP_ROOM;
 	if (proc_start(getpid(), &st.start, &zombie)) {
 		fprintf(stderr, "Error: cannot read /proc/self/stat\n");
 		return -1;
 	}
-	if (c->tpid && !proc_start(c->tpid, &start, &zombie)) {
-		st.tpid = c->tpid;
+	if (c->tcpdump.pid && !proc_start(c->tcpdump.pid, &start, &zombie)) {
+		st.tpid = c->tcpdump.pid;
 		st.tstart = start;
 	}
 	/* what is longer than the alias cannot fit in it either */
@@ -391,15 +391,16 @@ static int make_alias(struct capture *c, char *alias, size_t size)
 /* Record tcpdump's pid in the alias, for stop to end an orphan */
 static void alias_tcpdump(struct capture *c)
 {
+	struct capture_backend *b = &c->backend;
 	char alias[RTNL_ALIAS_SIZE];
 	int err;
 
 	if (make_alias(c, alias, sizeof(alias)))
 		return;
-	err = rtnl_link_set(&c->rt, c->name, false, alias);
+	err = rtnl_link_set(&b->rt, b->name, false, alias);
 	if (err)
 		fprintf(stderr, "Warning: cannot set the alias of %s: %s\n",
-			c->name, strerror(-err));
+			b->name, strerror(-err));
 }
 
 /* AF_SMC sockets exist: the kernel has SMC (loads the module) */
@@ -417,9 +418,9 @@ static bool smc_in_kernel(int *err)
 }
 
 /* Explain a failed link creation (Documentation/capture.md, Lifecycle) */
-static void link_error(struct capture *c, int err)
+static void link_error(const struct capture_backend *b, int err)
 {
-	const char *ext = c->rt.extack;
+	const char *ext = b->rt.extack;
 	int s;
 
 	switch (err) {
@@ -432,7 +433,7 @@ static void link_error(struct capture *c, int err)
 	case -EEXIST:
 		fprintf(stderr,
 			"Error: the name %s is already taken by another link\n",
-			c->name);
+			b->name);
 		return;
 	case -EOPNOTSUPP:
 		if (!smc_in_kernel(&s)) {
@@ -448,34 +449,49 @@ static void link_error(struct capture *c, int err)
 		return;
 	}
 	fprintf(stderr, "Error: cannot create the smc-dummy link %s: %s%s%s%s\n",
-		c->name, strerror(-err), *ext ? " (kernel says: " : "", ext,
+		b->name, strerror(-err), *ext ? " (kernel says: " : "", ext,
 		*ext ? ")" : "");
 }
 
-static void del_link(struct capture *c)
+static void del_link(struct capture_backend *b)
 {
 	int err;
 
-	if (!c->have_link)
+	if (!b->have_link)
 		return;
-	err = rtnl_link_del(&c->rt, c->name);
+	err = rtnl_link_del(&b->rt, b->name);
 	if (err && err != -ENODEV)
 		fprintf(stderr, "Error: cannot delete the link %s: %s\n",
-			c->name, strerror(-err));
-	c->have_link = false;
+			b->name, strerror(-err));
+	b->have_link = false;
+}
+
+/* The link's counters into @l; false when it has none */
+static bool link_stats(struct capture_backend *b, struct rtnl_link *l)
+{
+	return !rtnl_link_get(&b->rt, b->name, l) && l->has_stats;
+}
+
+/* bpf backend: no new records, and the rest of the ring sent on the link */
+static void backend_stop(struct capture_backend *b)
+{
+	if (b->bpf && !b->bpf_stopped) {
+		bpf_cap_detach(b->bpf);
+		b->bpf_stopped = true;
+	}
 }
 
 /* No capture in the way: dev NAME free, and without dev no other capture
  * running in this netns
  */
-static int check_names(struct capture *c)
+static int check_names(struct capture_backend *b,
+		       const struct start_opts *o)
 {
-	struct start_opts *o = c->o;
 	struct rtnl_link *links = NULL;
 	struct capture_state ow;
 	int n, i, rc = 0;
 
-	n = rtnl_smc_dummy_list(&c->rt, &links);
+	n = rtnl_smc_dummy_list(&b->rt, &links);
 	if (n < 0) {
 		fprintf(stderr, "Error: cannot list the links: %s\n",
 			strerror(-n));
@@ -517,23 +533,20 @@ static int check_names(struct capture *c)
 /* The bpf backend: every check and the load of its programs, before
  * anything is made; 0 or EXIT_FAIL
  */
-static int prepare_bpf(struct capture *c)
+static int prepare_bpf(struct capture_backend *b,
+		       const struct start_opts *o)
 {
-	struct start_opts *o = c->o;
-
-	if (bpf_cap_prepare(&c->bpf, mode_link[o->mode], o->type, o->snaplen,
+	if (bpf_cap_prepare(&b->bpf, mode_link[o->mode], o->type, o->snaplen,
 			    o->ring, show_details))
 		return EXIT_FAIL;
 	return 0;
 }
 
-static int add_link(struct capture *c)
+static int add_link(struct capture_backend *b, const struct start_opts *o)
 {
-	struct start_opts *o = c->o;
-
-	if (c->bpf)
-		return rtnl_dummy_add(&c->rt, c->name, BPF_LINK_MTU);
-	return rtnl_smc_dummy_add(&c->rt, c->name, mode_link[o->mode],
+	if (b->bpf)
+		return rtnl_dummy_add(&b->rt, b->name, BPF_LINK_MTU);
+	return rtnl_smc_dummy_add(&b->rt, b->name, mode_link[o->mode],
 				  (uint8_t)o->type, o->snaplen);
 }
 
@@ -558,60 +571,60 @@ static void quiet_link(const char *name)
 
 static int make_link(struct capture *c)
 {
+	struct capture_backend *b = &c->backend;
 	struct start_opts *o = c->o;
 	char alias[RTNL_ALIAS_SIZE];
 	int err, tries, e;
 
-	if (o->backend == BACKEND_BPF && prepare_bpf(c))
+	if (o->backend == BACKEND_BPF && prepare_bpf(b, o))
 		return EXIT_FAIL;
 
 	for (tries = 0; tries < 16; tries++) {
 		if (o->dev)
-			snprintf(c->name, sizeof(c->name), "%s", o->dev);
+			snprintf(b->name, sizeof(b->name), "%s", o->dev);
 		else
-			random_name(c->name, sizeof(c->name));
+			random_name(b->name, sizeof(b->name));
 		/* tcpdump's command line names the link: shown (-d) before
 		 * anything is made
 		 */
-		words_free(&c->argv);
-		if (tcpdump_argv(c)) {
+		if (tcpdump_argv(&c->tcpdump, o, b->name)) {
 			fprintf(stderr, "Error: out of memory\n");
 			return EXIT_FAIL;
 		}
 		if (show_details)
-			tcpdump_print_argv(stderr, &c->argv);
-		err = add_link(c);
-		if (err == -EOPNOTSUPP && !c->bpf &&
+			tcpdump_print_argv(stderr, &c->tcpdump);
+		err = add_link(b, o);
+		if (err == -EOPNOTSUPP && !b->bpf &&
 		    o->backend == BACKEND_AUTO && smc_in_kernel(&e)) {
 			/* no smc-dummy kind: an unmodified kernel */
-			if (prepare_bpf(c)) {
+			if (prepare_bpf(b, o)) {
 				fprintf(stderr,
 					"smc dump: (backend auto: the running kernel has no link kind smc-dummy, and backend bpf cannot run)\n");
 				return EXIT_FAIL;
 			}
-			err = add_link(c);
+			err = add_link(b, o);
 		}
 		if (err != -EEXIST || o->dev)
 			break;
 	}
 	if (err) {
-		link_error(c, err);
+		link_error(b, err);
 		return EXIT_FAIL;
 	}
-	c->have_link = true;
-	if (c->bpf)
-		quiet_link(c->name);
+	b->have_link = true;
+	if (b->bpf)
+		quiet_link(b->name);
 	if (make_alias(c, alias, sizeof(alias))) {
-		del_link(c);
+		del_link(b);
 		return EXIT_FAIL;
 	}
-	err = rtnl_link_set(&c->rt, c->name, true, alias);
+	err = rtnl_link_set(&b->rt, b->name, true, alias);
 	if (err) {
 		fprintf(stderr, "Error: cannot set up the link %s: %s%s%s%s\n",
-			c->name, strerror(-err),
-			c->rt.extack[0] ? " (kernel says: " : "", c->rt.extack,
-			c->rt.extack[0] ? ")" : "");
-		del_link(c);
+			b->name, strerror(-err),
+			b->rt.extack[0] ? " (kernel says: " : "", b->rt.extack,
+			b->rt.extack[0] ? ")" : "");
+		del_link(b);
 		return EXIT_FAIL;
 	}
 	return 0;
@@ -637,6 +650,7 @@ static void child_signals(void)
 /* Start tcpdump (and the decoder); 0 or EXIT_FAIL */
 static int spawn(struct capture *c)
 {
+	struct capture_tcpdump *td = &c->tcpdump;
 	int errp[2], datap[2] = { -1, -1 }, devnull;
 	bool live = !c->o->file;
 	pid_t me = getpid();
@@ -647,12 +661,12 @@ static int spawn(struct capture *c)
 	}
 	fflush(stdout);
 	fflush(stderr);
-	c->tpid = fork();
-	if (c->tpid < 0) {
+	td->pid = fork();
+	if (td->pid < 0) {
 		fprintf(stderr, "Error: fork: %s\n", strerror(errno));
 		return EXIT_FAIL;
 	}
-	if (!c->tpid) {
+	if (!td->pid) {
 		/* own process group: a terminal's ^C reaches only us, and we
 		 * end tcpdump when we are ready to read what it says
 		 */
@@ -672,13 +686,13 @@ static int spawn(struct capture *c)
 		else if (c->o->background && devnull >= 0)
 			dup2(devnull, STDOUT_FILENO);
 		dup2(errp[1], STDERR_FILENO);
-		execv(c->o->tcpdump, c->argv.v);
+		execv(c->o->tcpdump, td->argv.v);
 		fprintf(stderr, "tcpdump: cannot run %s: %s\n", c->o->tcpdump,
 			strerror(errno));
 		_exit(127);
 	}
 	close(errp[1]);
-	c->errfd = errp[0];
+	td->errfd = errp[0];
 	if (!live)
 		return 0;
 	close(datap[1]);
@@ -697,9 +711,9 @@ static int spawn(struct capture *c)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGTERM, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
-		close(c->errfd);
+		close(td->errfd);
 		close(c->sfd);
-		rtnl_close(&c->rt);
+		rtnl_close(&c->backend.rt);
 		exit(capture_decode_live(datap[0]));
 	}
 	close(datap[0]);
@@ -713,28 +727,19 @@ static void reap(struct capture *c)
 	int st;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		if (pid == c->tpid) {
-			c->tpid = 0;
-			c->tstatus = st;
-		} else if (pid == c->dpid) {
+		if (tcpdump_reaped(&c->tcpdump, pid, st))
+			continue;
+		if (pid == c->dpid) {
 			/* the decoder's reader went away (| head): nobody
 			 * reads what tcpdump sends on, and tcpdump learns it
 			 * only at its next packet
 			 */
 			c->dpid = 0;
-			if (c->tpid && !c->stop) {
+			if (c->tcpdump.pid && !c->stop) {
 				c->stop = true;
 				c->no_drain = true;
 			}
 		}
-	}
-}
-
-static void end_tcpdump(struct capture *c)
-{
-	if (c->tpid && !c->term_at) {
-		kill(c->tpid, SIGTERM);
-		c->term_at = now_ms();
 	}
 }
 
@@ -744,31 +749,31 @@ static void end_tcpdump(struct capture *c)
  */
 static void step(struct capture *c, int timeout)
 {
+	struct capture_backend *b = &c->backend;
 	/* negative descriptors are left out by poll() */
 	struct pollfd pfd[4] = {
 		{ .fd = c->sfd, .events = POLLIN },
-		{ .fd = c->errfd, .events = POLLIN },
+		{ .fd = c->tcpdump.errfd, .events = POLLIN },
 		{ .fd = c->watch_out ? STDOUT_FILENO : -1, .events = 0 },
-		{ .fd = c->bpf_stopped ? -1 : bpf_cap_fd(c->bpf),
+		{ .fd = b->bpf_stopped ? -1 : bpf_cap_fd(b->bpf),
 		  .events = POLLIN },
 	};
 	struct signalfd_siginfo si;
-	long long now;
 
 	if (poll(pfd, 4, timeout) < 0 && errno != EINTR) {
 		fprintf(stderr, "Error: poll: %s\n", strerror(errno));
 		c->stop = true;
 	}
 	if (pfd[3].revents)
-		bpf_cap_poll(c->bpf);
-	if (c->errfd >= 0 && pfd[1].revents)
-		tcpdump_read_err(c);
+		bpf_cap_poll(b->bpf);
+	if (c->tcpdump.errfd >= 0 && pfd[1].revents)
+		tcpdump_read_err(&c->tcpdump, &c->status);
 	if (pfd[2].revents) {
 		/* POLLERR: the reader of our standard output (a pipe) went
 		 * away; the decoder would learn it only when it writes next
 		 */
 		c->watch_out = false;
-		if (pfd[2].revents & (POLLERR | POLLHUP) && c->tpid &&
+		if (pfd[2].revents & (POLLERR | POLLHUP) && c->tcpdump.pid &&
 		    !c->stop) {
 			c->stop = true;
 			c->no_drain = true;
@@ -783,14 +788,7 @@ static void step(struct capture *c, int timeout)
 		}
 	}
 	reap(c);
-	now = now_ms();
-	if (c->tpid && c->term_at && now - c->term_at > STOP_TIMEOUT_MS) {
-		fprintf(stderr,
-			"smc dump: tcpdump did not end %d s after SIGTERM, killed\n",
-			STOP_TIMEOUT_MS / 1000);
-		kill(c->tpid, SIGKILL);
-		c->term_at = now;
-	}
+	tcpdump_kill_stuck(&c->tcpdump);
 }
 
 /*
@@ -805,28 +803,29 @@ static void step(struct capture *c, int timeout)
  */
 static void drain(struct capture *c)
 {
+	struct capture_tcpdump *td = &c->tcpdump;
 	long long end = now_ms() + DRAIN_MS, t;
 	uint64_t last_tx = UINT64_MAX;
 	unsigned int stops = c->nstops, seen;
 	struct rtnl_link l;
 
-	while (c->tpid && now_ms() < end && c->nstops == stops) {
-		seen = c->info_seen;
+	while (td->pid && now_ms() < end && c->nstops == stops) {
+		seen = td->info_seen;
 		t = now_ms();
-		kill(c->tpid, SIGUSR1);
-		while (c->tpid && c->info_seen == seen && c->nstops == stops &&
+		kill(td->pid, SIGUSR1);
+		while (td->pid && td->info_seen == seen && c->nstops == stops &&
 		       now_ms() - t < 2000)
 			step(c, 50);
-		if (c->info_seen == seen)
+		if (td->info_seen == seen)
 			break;	/* no answer: nothing to wait for */
-		if (rtnl_link_get(&c->rt, c->name, &l) || !l.has_stats)
+		if (!link_stats(&c->backend, &l))
 			break;
-		if (c->info_captured + c->info_dropped >= c->info_received &&
+		if (td->info_captured + td->info_dropped >= td->info_received &&
 		    l.tx_packets == last_tx)
 			break;
 		last_tx = l.tx_packets;
 		t = now_ms();
-		while (c->tpid && c->nstops == stops && now_ms() - t < 100)
+		while (td->pid && c->nstops == stops && now_ms() - t < 100)
 			step(c, 100);
 	}
 }
@@ -838,39 +837,38 @@ static void drain(struct capture *c)
  */
 static int run_loop(struct capture *c, bool until_ready)
 {
+	struct capture_tcpdump *td = &c->tcpdump;
 	long long t0 = now_ms();
 
 	int due;
 
 	for (;;) {
-		if (until_ready && c->ready)
+		if (until_ready && td->ready)
 			return 1;
-		if (!c->tpid && c->errfd < 0)
+		if (!td->pid && td->errfd < 0)
 			return 0;
 		if (c->stop)
-			capture_status_stop(c);
-		if (c->stop && c->tpid && !c->term_at) {
-			/* no new records, and the ring's rest on the link
-			 * before tcpdump drains
+			capture_status_stop(&c->status);
+		if (c->stop && td->pid && !td->term_at) {
+			/* the ring's last records on the link before tcpdump
+			 * drains
 			 */
-			if (c->bpf && !c->bpf_stopped) {
-				bpf_cap_detach(c->bpf);
-				c->bpf_stopped = true;
-			}
-			if (c->ready && !until_ready && !c->no_drain)
+			backend_stop(&c->backend);
+			if (td->ready && !until_ready && !c->no_drain)
 				drain(c);
-			end_tcpdump(c);
+			tcpdump_end(td);
 		}
-		due = until_ready ? -1 : capture_status_due(c);
+		due = until_ready ? -1 : capture_status_due(&c->status);
 		if (!due) {
-			capture_status_update(c);
-			due = capture_status_due(c);
+			capture_status_update(&c->status, &c->backend.rt,
+					      c->backend.name);
+			due = capture_status_due(&c->status);
 		}
 		step(c, due >= 0 && due < 200 ? due : 200);
-		if (until_ready && !c->ready && c->tpid && !c->term_at &&
+		if (until_ready && !td->ready && td->pid && !td->term_at &&
 		    now_ms() - t0 > START_TIMEOUT_MS) {
-			tcpdump_keep_early(c, "smc dump: tcpdump did not start listening in time");
-			end_tcpdump(c);
+			tcpdump_keep_early(td, "smc dump: tcpdump did not start listening in time");
+			tcpdump_end(td);
 		}
 	}
 }
@@ -878,37 +876,39 @@ static int run_loop(struct capture *c, bool until_ready)
 static void print_summary(struct capture *c, const struct rtnl_link *l,
 			  bool have_stats)
 {
+	const struct capture_backend *b = &c->backend;
 	char cap[32] = "?", kd[32] = "?", txp[32] = "?", txd[32] = "?";
 
-	if (c->captured >= 0)
-		snprintf(cap, sizeof(cap), "%lld", c->captured);
-	if (c->kdropped >= 0)
-		snprintf(kd, sizeof(kd), "%lld", c->kdropped);
+	if (c->tcpdump.captured >= 0)
+		snprintf(cap, sizeof(cap), "%lld", c->tcpdump.captured);
+	if (c->tcpdump.kdropped >= 0)
+		snprintf(kd, sizeof(kd), "%lld", c->tcpdump.kdropped);
 	if (have_stats) {
 		snprintf(txp, sizeof(txp), "%" PRIu64, l->tx_packets);
 		snprintf(txd, sizeof(txd), "%" PRIu64, l->tx_dropped);
 	}
-	if (c->bpf) {
+	if (b->bpf) {
 		uint64_t made, lost;
 
 		/* the dummy link drops nothing: the losses are the ring's */
-		bpf_cap_counts(c->bpf, &made, &lost);
+		bpf_cap_counts(b->bpf, &made, &lost);
 		snprintf(txd, sizeof(txd), "%" PRIu64, lost);
 		fprintf(stderr,
 			"smc dump: %s: %s %s on %s, %s dropped by the kernel; the bpf backend delivered %s records, lost %s (ring full or refused by the link: seq gaps)\n",
-			c->name, cap, c->o->mode == CAP_ALL ? "packets captured" :
-			"records captured", c->o->mode == CAP_ALL ? "any" : "the link",
-			kd, txp, txd);
+			b->name, cap, c->o->mode == CAP_ALL ?
+			"packets captured" : "records captured",
+			c->o->mode == CAP_ALL ? "any" : "the link", kd, txp,
+			txd);
 		return;
 	}
 	if (c->o->mode == CAP_ALL)
 		fprintf(stderr,
 			"smc dump: %s: %s packets captured on any, %s dropped by the kernel; the link delivered %s records, lost %s (tx_dropped)\n",
-			c->name, cap, kd, txp, txd);
+			b->name, cap, kd, txp, txd);
 	else
 		fprintf(stderr,
 			"smc dump: %s: %s records captured, %s dropped by the kernel; the link delivered %s, lost %s (tx_dropped)\n",
-			c->name, cap, kd, txp, txd);
+			b->name, cap, kd, txp, txd);
 }
 
 /* Where a background capture writes its stderr */
@@ -953,7 +953,8 @@ static void detach(struct capture *c, int logfd)
 
 	fflush(stdout);
 	fflush(stderr);
-	n = snprintf(msg, sizeof(msg), "%s %d", c->name, (int)getpid());
+	n = snprintf(msg, sizeof(msg), "%s %d", c->backend.name,
+		     (int)getpid());
 	if (write(c->notify_fd, msg, n) != n)
 		fprintf(stderr, "Error: cannot tell the parent: %s\n",
 			strerror(errno));
@@ -1009,16 +1010,16 @@ static void autogroup_nice(int nice)
 
 static int run_capture(struct start_opts *o, int notify_fd)
 {
-	struct capture c = {
-		.o = o, .errfd = -1, .sfd = -1, .notify_fd = notify_fd,
-		.captured = -1, .kdropped = -1,
-	};
+	struct capture c = { .o = o, .sfd = -1, .notify_fd = notify_fd };
+	struct capture_backend *b = &c.backend;
+	struct capture_tcpdump *td = &c.tcpdump;
 	struct rtnl_link l;
 	bool have_stats;
 	int rc, err, logfd = -1;
 	struct sigaction old;
 	sigset_t mask;
 
+	tcpdump_init(td);
 	/* SIGINT even when the shell ignores it for background jobs: kill
 	 * -INT is meant; SIGHUP not when ignored (nohup)
 	 */
@@ -1040,13 +1041,13 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		fprintf(stderr, "Error: signalfd: %s\n", strerror(errno));
 		return EXIT_FAIL;
 	}
-	err = rtnl_open(&c.rt);
+	err = rtnl_open(&b->rt);
 	if (err) {
 		fprintf(stderr, "Error: cannot open rtnetlink: %s\n",
 			strerror(-err));
 		return EXIT_FAIL;
 	}
-	rc = check_names(&c);
+	rc = check_names(b, o);
 	if (rc)
 		goto out;
 	if (o->background) {
@@ -1073,13 +1074,13 @@ static int run_capture(struct start_opts *o, int notify_fd)
 	if (rc)
 		goto out;
 	alias_tcpdump(&c);
-	if (run_loop(&c, true) && c.bpf && bpf_cap_attach(c.bpf, c.name)) {
+	if (run_loop(&c, true) && b->bpf && bpf_cap_attach(b->bpf, b->name)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (!c.ready) {
+	if (!td->ready) {
 		/* tcpdump ended before it listened */
-		int st = c.tstatus;
+		int st = td->status;
 
 		if (c.stop) {
 			fprintf(stderr,
@@ -1088,8 +1089,8 @@ static int run_capture(struct start_opts *o, int notify_fd)
 			fprintf(stderr, "Error: tcpdump failed to start (%s %d)%s",
 				WIFSIGNALED(st) ? "signal" : "exit status",
 				WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
-				c.earlylen ? ":\n" : "\n");
-			fputs(c.early, stderr);
+				td->earlylen ? ":\n" : "\n");
+			fputs(td->early, stderr);
 		}
 		rc = EXIT_FAIL;
 		goto out;
@@ -1099,17 +1100,17 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		logfd = -1;
 	} else {
 		fprintf(stderr, "smc dump: capturing on %s (%smode %s, type %s, snaplen %u%s%s), ",
-			c.name, c.bpf ? "backend bpf, " : "",
+			b->name, b->bpf ? "backend bpf, " : "",
 			cap_mode_names[o->mode], cap_type_names[o->type],
 			o->snaplen, o->mode == CAP_ALL ? ", tcpdump -i any" : "",
 			o->filter && *o->filter ? ", with a filter" : "");
 		if (o->file)
 			fprintf(stderr, "writing %s; ", o->file);
 		fprintf(stderr, "^C ends it\n");
-		capture_status_start(&c);
+		capture_status_start(&c.status, o, &b->rt, b->name);
 	}
 	run_loop(&c, false);
-	capture_status_stop(&c);
+	capture_status_stop(&c.status);
 	/* tcpdump flushed and closed its output: the decoder reads it to
 	 * the end
 	 */
@@ -1119,32 +1120,30 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		if (waitpid(c.dpid, &st, 0) == c.dpid || errno != EINTR)
 			c.dpid = 0;
 	}
-	have_stats = !rtnl_link_get(&c.rt, c.name, &l) && l.has_stats;
-	del_link(&c);
+	have_stats = link_stats(b, &l);
+	del_link(b);
 	print_summary(&c, &l, have_stats);
-	if (WIFEXITED(c.tstatus) && !WEXITSTATUS(c.tstatus))
+	if (WIFEXITED(td->status) && !WEXITSTATUS(td->status))
 		rc = EXIT_OK;
-	else if (WIFSIGNALED(c.tstatus) && WTERMSIG(c.tstatus) == SIGTERM &&
+	else if (WIFSIGNALED(td->status) && WTERMSIG(td->status) == SIGTERM &&
 		 c.stop)
 		rc = EXIT_OK;
 	else
 		rc = EXIT_FAIL;
 out:
-	if (c.tpid) {
-		end_tcpdump(&c);
+	if (td->pid) {
+		tcpdump_end(td);
 		run_loop(&c, false);
 	}
-	del_link(&c);
-	bpf_cap_free(c.bpf);
+	del_link(b);
+	bpf_cap_free(b->bpf);
 	if (logfd >= 0)
 		close(logfd);
 	if (rc && c.notify_fd >= 0 && c.logpath[0])
 		unlink(c.logpath);
-	if (c.errfd >= 0)
-		close(c.errfd);
-	rtnl_close(&c.rt);
+	rtnl_close(&b->rt);
 	close(c.sfd);
-	words_free(&c.argv);
+	tcpdump_free(td);
 	return rc;
 }
 

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * capture.h - inside `smc dump start`: what capture.c (the supervisor),
- * capture_tcpdump.c (tcpdump's command line and what it says on stderr)
- * and capture_live.c (the live decoder) share. The lifecycle of a
- * capture is described in Documentation/capture.md.
+ * capture_tcpdump.c (tcpdump's command line and what it says on stderr),
+ * capture_status.c (the status line) and capture_live.c (the live
+ * decoder) share. A running capture (struct capture, capture.c's) is made
+ * of parts, each a struct of its own that one file keeps and whose
+ * functions take that part: the backend, tcpdump and the status line.
+ * The lifecycle of a capture is described in Documentation/capture.md.
  */
 #ifndef SMC_CAPTURE_H
 #define SMC_CAPTURE_H
@@ -76,28 +79,35 @@ struct start_opts {
 };
 
 /**
- * struct capture - a running capture, seen from its supervisor
- * @o: the options
+ * struct capture_backend - where the records come from: the capture's
+ *	link and, with the bpf backend, the programs that send the records
+ *	on it (capture.c)
  * @rt: rtnetlink socket
  * @name: the link
  * @have_link: we created @name and have not deleted it yet
+ * @bpf: the bpf backend's state, NULL with the kernel backend
+ * @bpf_stopped: the bpf programs are detached and their ring read
+ */
+struct capture_backend {
+	struct rtnl rt;
+	char name[IF_NAMESIZE];
+	bool have_link;
+	struct bpf_cap *bpf;
+	bool bpf_stopped;
+};
+
+/**
+ * struct capture_tcpdump - the tcpdump of a capture and what it said on
+ *	stderr (capture_tcpdump.c); capture.c starts and reaps the process
  * @argv: tcpdump's arguments
- * @tpid: tcpdump, 0 once reaped
- * @tstatus: tcpdump's wait status
- * @dpid: the live decoder, 0 when none or reaped
+ * @pid: tcpdump, 0 once reaped
+ * @status: tcpdump's wait status
  * @errfd: read end of tcpdump's stderr, -1 at EOF
- * @sfd: signalfd of SIGINT, SIGTERM, SIGHUP, SIGCHLD
- * @notify_fd: background: the pipe to the waiting parent, else -1
  * @line: the part of a stderr line read so far
  * @linelen: bytes in @line
  * @early: tcpdump's stderr before it listened
  * @earlylen: bytes in @early
  * @ready: tcpdump said "listening on"
- * @stop: a signal asked us to end
- * @nstops: stop signals received
- * @no_drain: end tcpdump without drain() (nobody reads the decoder)
- * @watch_out: live decoding: watch standard output for a reader that
- *	went away
  * @info_seen: counter reports (SIGUSR1) tcpdump made
  * @info_captured: "packets captured" of the last report
  * @info_received: "packets received by filter" of the last report
@@ -105,37 +115,17 @@ struct start_opts {
  * @term_at: when tcpdump got SIGTERM (now_ms()), 0 not yet
  * @captured: tcpdump's "packets captured", -1 unknown
  * @kdropped: tcpdump's "packets dropped by kernel", -1 unknown
- * @logpath: background: the log file
- * @bpf: the bpf backend's state, NULL with the kernel backend
- * @bpf_stopped: the bpf programs are detached and their ring read
- * @status: the live status line is wanted (capture_status.c)
- * @status_shown: a status line stands on the terminal, not cleared yet
- * @status_start: when the capture started listening (now_ms())
- * @status_next: when the status line is due next
- * @status_samples: the link's counters at the last updates, for the rate
- * @status_nsamples: samples taken so far
  */
-struct capture {
-	struct start_opts *o;
-	struct rtnl rt;
-	char name[IF_NAMESIZE];
-	bool have_link;
+struct capture_tcpdump {
 	struct words argv;
-	pid_t tpid;
-	int tstatus;
-	pid_t dpid;
+	pid_t pid;
+	int status;
 	int errfd;
-	int sfd;
-	int notify_fd;
 	char line[1024];
 	size_t linelen;
 	char early[ERRTEXT_MAX];
 	size_t earlylen;
 	bool ready;
-	bool stop;
-	unsigned int nstops;
-	bool no_drain;
-	bool watch_out;
 	unsigned int info_seen;
 	long long info_captured;
 	long long info_received;
@@ -143,63 +133,142 @@ struct capture {
 	long long term_at;
 	long long captured;
 	long long kdropped;
+};
+
+/**
+ * struct status_sample - the link's counters at one update of the
+ *	status line
+ * @t: when (now_ms())
+ * @records: records the link delivered
+ * @bytes: their bytes
+ */
+struct status_sample {
+	long long t;
+	uint64_t records;
+	uint64_t bytes;
+};
+
+/**
+ * struct capture_status - the live status line of a foreground capture
+ *	(capture_status.c)
+ * @wanted: the line is to be shown (standard error a terminal that no
+ *	record goes to)
+ * @shown: a line stands on the terminal, not cleared yet
+ * @start: when the capture started listening (now_ms())
+ * @next: when the line is due next
+ * @samples: the link's counters at the last updates, for the rate
+ * @nsamples: samples taken so far
+ */
+struct capture_status {
+	bool wanted;
+	bool shown;
+	long long start;
+	long long next;
+	struct status_sample samples[STATUS_SAMPLES];
+	unsigned int nsamples;
+};
+
+/**
+ * struct capture - a running capture, seen from its supervisor: its parts
+ *	and the state of the event loop (capture.c)
+ * @o: the options
+ * @backend: the link and the bpf backend
+ * @tcpdump: tcpdump's process and what it said
+ * @status: the live status line
+ * @dpid: the live decoder, 0 when none or reaped
+ * @sfd: signalfd of SIGINT, SIGTERM, SIGHUP, SIGCHLD
+ * @notify_fd: background: the pipe to the waiting parent, else -1
+ * @stop: a signal asked us to end
+ * @nstops: stop signals received
+ * @no_drain: end tcpdump without drain() (nobody reads the decoder)
+ * @watch_out: live decoding: watch standard output for a reader that
+ *	went away
+ * @logpath: background: the log file
+ */
+struct capture {
+	struct start_opts *o;
+	struct capture_backend backend;
+	struct capture_tcpdump tcpdump;
+	struct capture_status status;
+	pid_t dpid;
+	int sfd;
+	int notify_fd;
+	bool stop;
+	unsigned int nstops;
+	bool no_drain;
+	bool watch_out;
 	char logpath[PATH_MAX];
-	struct bpf_cap *bpf;
-	bool bpf_stopped;
-	bool status;
-	bool status_shown;
-	long long status_start;
-	long long status_next;
-	struct status_sample {
-		long long t;
-		uint64_t records;
-		uint64_t bytes;
-	} status_samples[STATUS_SAMPLES];
-	unsigned int status_nsamples;
 };
 
 /* capture_tcpdump.c */
 
-/* tcpdump_argv() - build tcpdump's command line into c->argv; 0 or
- * -ENOMEM
+/* tcpdump_init() - a tcpdump not started yet, nothing said */
+void tcpdump_init(struct capture_tcpdump *t);
+
+/* tcpdump_free() - close @t's stderr and free its command line */
+void tcpdump_free(struct capture_tcpdump *t);
+
+/* tcpdump_argv() - build tcpdump's command line anew into t->argv, for
+ * the options @o and the link @ifname; 0 or -ENOMEM
  */
-int tcpdump_argv(struct capture *c);
+int tcpdump_argv(struct capture_tcpdump *t, const struct start_opts *o,
+		 const char *ifname);
 
 /* tcpdump_print_argv() - "smc dump: running tcpdump ...", quoted for a
  * shell (-d)
  */
-void tcpdump_print_argv(FILE *f, const struct words *w);
+void tcpdump_print_argv(FILE *f, const struct capture_tcpdump *t);
 
 /* tcpdump_keep_early() - keep @line to show if tcpdump fails to start */
-void tcpdump_keep_early(struct capture *c, const char *line);
+void tcpdump_keep_early(struct capture_tcpdump *t, const char *line);
 
 /* tcpdump_read_err() - read what tcpdump wrote on stderr: the line that
  * it listens, its counters (the answer to SIGUSR1 and the last words
- * at its end) are taken in, other lines passed on; at EOF c->errfd is
- * closed
+ * at its end) are taken in, other lines passed on, after @status is
+ * cleared; at EOF t->errfd is closed
  */
-void tcpdump_read_err(struct capture *c);
+void tcpdump_read_err(struct capture_tcpdump *t,
+		      struct capture_status *status);
+
+/* tcpdump_reaped() - take the wait status @st of process @pid if it is
+ * tcpdump; true if it was
+ */
+bool tcpdump_reaped(struct capture_tcpdump *t, pid_t pid, int st);
+
+/* tcpdump_end() - SIGTERM to a running tcpdump, once */
+void tcpdump_end(struct capture_tcpdump *t);
+
+/* tcpdump_kill_stuck() - SIGKILL to a tcpdump that has not ended
+ * STOP_TIMEOUT_MS after its SIGTERM
+ */
+void tcpdump_kill_stuck(struct capture_tcpdump *t);
 
 /* capture_status.c: the one-line status of a foreground capture */
 
-/* capture_status_start() - decide whether the status line is shown
- * (standard error a terminal that no record goes to) and start its clock
+/* capture_status_start() - decide from @o whether the status line is
+ * shown (standard error a terminal that no record goes to) and start its
+ * clock with the counters of link @name (read through @rt)
  */
-void capture_status_start(struct capture *c);
+void capture_status_start(struct capture_status *s,
+			  const struct start_opts *o, struct rtnl *rt,
+			  const char *name);
 
 /* capture_status_due() - ms until the next update, 0 now, -1 never */
-int capture_status_due(const struct capture *c);
+int capture_status_due(const struct capture_status *s);
 
-/* capture_status_update() - read the link's counters and redraw the line */
-void capture_status_update(struct capture *c);
+/* capture_status_update() - read the counters of link @name (through
+ * @rt) and redraw the line
+ */
+void capture_status_update(struct capture_status *s, struct rtnl *rt,
+			   const char *name);
 
 /* capture_status_clear() - take the line off the terminal before other
  * text goes there (it is redrawn at the next update)
  */
-void capture_status_clear(struct capture *c);
+void capture_status_clear(struct capture_status *s);
 
 /* capture_status_stop() - clear the line for good */
-void capture_status_stop(struct capture *c);
+void capture_status_stop(struct capture_status *s);
 
 /* capture_live.c */
 

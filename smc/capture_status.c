@@ -24,36 +24,40 @@
 
 #define ERASE_LINE	"\r\033[K"
 
-void capture_status_start(struct capture *c)
+void capture_status_start(struct capture_status *s,
+			  const struct start_opts *o, struct rtnl *rt,
+			  const char *name)
 {
-	const struct start_opts *o = c->o;
 	bool records_on_stdout = !o->file || !strcmp(o->file, "-");
 
-	c->status = !o->background && isatty(STDERR_FILENO) &&
+	s->wanted = !o->background && isatty(STDERR_FILENO) &&
 		    !(records_on_stdout && isatty(STDOUT_FILENO));
-	c->status_start = now_ms();
-	c->status_next = c->status_start + STATUS_MS;
-	c->status_nsamples = 0;
-	if (c->status) {
+	s->start = now_ms();
+	s->next = s->start + STATUS_MS;
+	s->nsamples = 0;
+	if (s->wanted) {
 		struct rtnl_link l;
-		struct status_sample s = { .t = c->status_start };
+		struct status_sample first = { .t = s->start };
 
-		if (!rtnl_link_get(&c->rt, c->name, &l) && l.has_stats) {
-			s.records = l.tx_packets;
-			s.bytes = l.tx_bytes;
+		if (!rtnl_link_get(rt, name, &l) && l.has_stats) {
+			first.records = l.tx_packets;
+			first.bytes = l.tx_bytes;
 		}
-		c->status_samples[0] = s;
-		c->status_nsamples = 1;
+		s->samples[0] = first;
+		s->nsamples = 1;
 	}
 }
 
-int capture_status_due(const struct capture *c)
+/* No stop to check: once one is asked, the loop stops the line
+ * (capture_status_stop()) before it asks when the next update is due
+ */
+int capture_status_due(const struct capture_status *s)
 {
 	long long left;
 
-	if (!c->status || c->stop)
+	if (!s->wanted)
 		return -1;
-	left = c->status_next - now_ms();
+	left = s->next - now_ms();
 	if (left <= 0)
 		return 0;
 	return left > STATUS_MS ? STATUS_MS : (int)left;
@@ -87,7 +91,8 @@ static void fmt_elapsed(char *buf, size_t size, long long ms)
 		snprintf(buf, size, "%lld:%02lld", s / 60, s % 60);
 }
 
-void capture_status_update(struct capture *c)
+void capture_status_update(struct capture_status *st, struct rtnl *rt,
+			   const char *name)
 {
 	char line[256], el[32], bytes[32], rate[32];
 	struct status_sample s, *old;
@@ -98,28 +103,28 @@ void capture_status_update(struct capture *c)
 	size_t len;
 	int n;
 
-	if (!c->status || c->stop)
+	if (!st->wanted)
 		return;
 	s.t = now_ms();
-	c->status_next = s.t + STATUS_MS;
-	stats = !rtnl_link_get(&c->rt, c->name, &l) && l.has_stats;
+	st->next = s.t + STATUS_MS;
+	stats = !rtnl_link_get(rt, name, &l) && l.has_stats;
 	s.records = stats ? l.tx_packets : 0;
 	s.bytes = stats ? l.tx_bytes : 0;
 	/* the oldest kept sample: up to STATUS_SAMPLES - 1 intervals back */
-	if (c->status_nsamples < STATUS_SAMPLES) {
-		old = &c->status_samples[0];
-		c->status_samples[c->status_nsamples++] = s;
+	if (st->nsamples < STATUS_SAMPLES) {
+		old = &st->samples[0];
+		st->samples[st->nsamples++] = s;
 	} else {
-		memmove(&c->status_samples[0], &c->status_samples[1],
+		memmove(&st->samples[0], &st->samples[1],
 			(STATUS_SAMPLES - 1) * sizeof(s));
-		old = &c->status_samples[0];
-		c->status_samples[STATUS_SAMPLES - 1] = s;
+		old = &st->samples[0];
+		st->samples[STATUS_SAMPLES - 1] = s;
 	}
 	dt = (s.t - old->t) / 1000.0;
-	fmt_elapsed(el, sizeof(el), s.t - c->status_start);
+	fmt_elapsed(el, sizeof(el), s.t - st->start);
 	if (!stats) {
 		n = snprintf(line, sizeof(line),
-			     "%s: %s, no counters from the link", c->name, el);
+			     "%s: %s, no counters from the link", name, el);
 	} else {
 		uint64_t dr = s.records >= old->records ?
 			      s.records - old->records : 0;
@@ -129,7 +134,7 @@ void capture_status_update(struct capture *c)
 		fmt_bytes(rate, sizeof(rate), dt > 0 ? db / dt : 0);
 		n = snprintf(line, sizeof(line),
 			     "%s: %s, %llu records, %s, %.0f records/s, %s/s, lost %llu",
-			     c->name, el, (unsigned long long)s.records, bytes,
+			     name, el, (unsigned long long)s.records, bytes,
 			     dt > 0 ? dr / dt : 0, rate,
 			     (unsigned long long)l.tx_dropped);
 	}
@@ -142,20 +147,20 @@ void capture_status_update(struct capture *c)
 		len = ws.ws_col - 1;
 	fprintf(stderr, "\r%.*s\033[K", (int)len, line);
 	fflush(stderr);
-	c->status_shown = true;
+	st->shown = true;
 }
 
-void capture_status_clear(struct capture *c)
+void capture_status_clear(struct capture_status *s)
 {
-	if (!c->status_shown)
+	if (!s->shown)
 		return;
 	fputs(ERASE_LINE, stderr);
 	fflush(stderr);
-	c->status_shown = false;
+	s->shown = false;
 }
 
-void capture_status_stop(struct capture *c)
+void capture_status_stop(struct capture_status *s)
 {
-	capture_status_clear(c);
-	c->status = false;
+	capture_status_clear(s);
+	s->wanted = false;
 }

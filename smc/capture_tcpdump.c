@@ -6,6 +6,7 @@
  * at its end, and anything else, which is passed on (see capture.h)
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,30 @@
 
 #include "capture.h"
 #include "smc.h"
+#include "utils.h"
 
-int tcpdump_argv(struct capture *c)
+void tcpdump_init(struct capture_tcpdump *t)
 {
-	struct start_opts *o = c->o;
-	struct words *w = &c->argv;
+	*t = (struct capture_tcpdump){
+		.errfd = -1, .captured = -1, .kdropped = -1,
+	};
+}
+
+void tcpdump_free(struct capture_tcpdump *t)
+{
+	if (t->errfd >= 0)
+		close(t->errfd);
+	t->errfd = -1;
+	words_free(&t->argv);
+}
+
+int tcpdump_argv(struct capture_tcpdump *t, const struct start_opts *o,
+		 const char *ifname)
+{
+	struct words *w = &t->argv;
 	int i, err = 0;
+
+	words_free(w);
 
 #define ADD(s) do { if (!err) err = words_add(w, (s), strlen(s)); } while (0)
 	ADD("tcpdump");
@@ -32,7 +51,7 @@ int tcpdump_argv(struct capture *c)
 	for (i = 0; i < o->pw.n; i++)
 		ADD(o->pw.v[i]);
 	ADD("-i");
-	ADD(o->mode == CAP_ALL ? "any" : c->name);
+	ADD(o->mode == CAP_ALL ? "any" : ifname);
 	if (!o->param_write) {
 		ADD("-w");
 		ADD(o->file ? o->file : "-");
@@ -43,8 +62,9 @@ int tcpdump_argv(struct capture *c)
 	return err;
 }
 
-void tcpdump_print_argv(FILE *f, const struct words *w)
+void tcpdump_print_argv(FILE *f, const struct capture_tcpdump *t)
 {
+	const struct words *w = &t->argv;
 	int i;
 
 	fputs("smc dump: running", f);
@@ -55,16 +75,16 @@ void tcpdump_print_argv(FILE *f, const struct words *w)
 	fputc('\n', f);
 }
 
-void tcpdump_keep_early(struct capture *c, const char *line)
+void tcpdump_keep_early(struct capture_tcpdump *t, const char *line)
 {
 	size_t n = strlen(line);
 
-	if (c->earlylen + n + 2 > sizeof(c->early))
+	if (t->earlylen + n + 2 > sizeof(t->early))
 		return;
-	memcpy(c->early + c->earlylen, line, n);
-	c->earlylen += n;
-	c->early[c->earlylen++] = '\n';
-	c->early[c->earlylen] = '\0';
+	memcpy(t->early + t->earlylen, line, n);
+	t->earlylen += n;
+	t->early[t->earlylen++] = '\n';
+	t->early[t->earlylen] = '\0';
 }
 
 /* "N packet(s) WHAT" at @p: N in @n, and what follows; NULL if not */
@@ -98,7 +118,7 @@ static bool count_line(const char *line, const char *what, long long *n)
 /* The answer to SIGUSR1: "tcpdump: N packets captured, N packets
  * received by filter, N packets dropped by kernel[, ...]"
  */
-static bool info_line(struct capture *c, const char *line)
+static bool info_line(struct capture_tcpdump *t, const char *line)
 {
 	long long cap, rcv, drop;
 	const char *p;
@@ -112,27 +132,28 @@ static bool info_line(struct capture *c, const char *line)
 		p = count_of(p, "dropped by kernel", &drop);
 	if (!p || (*p && *p != ','))
 		return false;
-	c->info_captured = cap;
-	c->info_received = rcv;
-	c->info_dropped = drop;
-	c->info_seen++;
+	t->info_captured = cap;
+	t->info_received = rcv;
+	t->info_dropped = drop;
+	t->info_seen++;
 	return true;
 }
 
-/* One line tcpdump wrote on stderr */
-static void on_line(struct capture *c, const char *line)
+/* One line tcpdump wrote on stderr; other text clears @status first */
+static void on_line(struct capture_tcpdump *t, struct capture_status *status,
+		    const char *line)
 {
 	long long n;
 
-	if (!c->ready && !strncmp(line, "tcpdump: listening on ", 22)) {
-		c->ready = true;
-		if (c->earlylen)
-			fputs(c->early, stderr);
+	if (!t->ready && !strncmp(line, "tcpdump: listening on ", 22)) {
+		t->ready = true;
+		if (t->earlylen)
+			fputs(t->early, stderr);
 		if (show_details)
 			fprintf(stderr, "%s\n", line);
 		return;
 	}
-	if (info_line(c, line))
+	if (info_line(t, line))
 		return;
 	/* what tcpdump says it chose, e.g. for -i any */
 	if (!strncmp(line, "tcpdump: data link type ", 24)) {
@@ -141,50 +162,81 @@ static void on_line(struct capture *c, const char *line)
 		return;
 	}
 	if (count_line(line, "captured", &n)) {
-		c->captured = n;
+		t->captured = n;
 		return;
 	}
 	if (count_line(line, "dropped by kernel", &n)) {
-		c->kdropped = n;
+		t->kdropped = n;
 		return;
 	}
 	if (count_line(line, "received by filter", &n) ||
 	    count_line(line, "dropped by interface", &n))
 		return;
-	if (!c->ready) {
-		tcpdump_keep_early(c, line);
+	if (!t->ready) {
+		tcpdump_keep_early(t, line);
 	} else {
-		capture_status_clear(c);
+		capture_status_clear(status);
 		fprintf(stderr, "%s\n", line);
 	}
 }
 
-void tcpdump_read_err(struct capture *c)
+void tcpdump_read_err(struct capture_tcpdump *t,
+		      struct capture_status *status)
 {
 	char buf[2048];
 	ssize_t n, i;
 
-	n = read(c->errfd, buf, sizeof(buf));
+	n = read(t->errfd, buf, sizeof(buf));
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n <= 0) {
-		if (c->linelen) {
-			c->line[c->linelen] = '\0';
-			on_line(c, c->line);
-			c->linelen = 0;
+		if (t->linelen) {
+			t->line[t->linelen] = '\0';
+			on_line(t, status, t->line);
+			t->linelen = 0;
 		}
-		close(c->errfd);
-		c->errfd = -1;
+		close(t->errfd);
+		t->errfd = -1;
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		if (buf[i] == '\n' || c->linelen == sizeof(c->line) - 1) {
-			c->line[c->linelen] = '\0';
-			on_line(c, c->line);
-			c->linelen = 0;
+		if (buf[i] == '\n' || t->linelen == sizeof(t->line) - 1) {
+			t->line[t->linelen] = '\0';
+			on_line(t, status, t->line);
+			t->linelen = 0;
 			if (buf[i] == '\n')
 				continue;
 		}
-		c->line[c->linelen++] = buf[i];
+		t->line[t->linelen++] = buf[i];
+	}
+}
+
+bool tcpdump_reaped(struct capture_tcpdump *t, pid_t pid, int st)
+{
+	if (pid != t->pid)
+		return false;
+	t->pid = 0;
+	t->status = st;
+	return true;
+}
+
+void tcpdump_end(struct capture_tcpdump *t)
+{
+	if (t->pid && !t->term_at) {
+		kill(t->pid, SIGTERM);
+		t->term_at = now_ms();
+	}
+}
+
+void tcpdump_kill_stuck(struct capture_tcpdump *t)
+{
+	long long now = now_ms();
+
+	if (t->pid && t->term_at && now - t->term_at > STOP_TIMEOUT_MS) {
+		fprintf(stderr,
+			"smc dump: tcpdump did not end %d s after SIGTERM, killed\n",
+			STOP_TIMEOUT_MS / 1000);
+		kill(t->pid, SIGKILL);
+		t->term_at = now;
 	}
 }
