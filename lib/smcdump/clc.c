@@ -1105,24 +1105,6 @@ static void decode_decline(struct clc_state *s, const struct clc_msg *m,
 }
 
 /**
- * dump_decode_clc() - decode (and print) one CLC message
- * @c: the run; its details option selects the text fields
- * @p: the message, starting with its eyecatcher
- * @avail: bytes at @p (what the TCP segment holds, as captured)
- * @quiet: only check, print nothing
- * @used: set to the bytes the message takes at @p: its length, or @avail
- *	when the length is bad or the message continues past @avail
- * @incomplete: set when the message continues past @avail
- * @err: buffer for the first problem found
- * @errlen: size of @err
- *
- * Prints inside the JSON object the caller opened: "clc": {...}, and in
- * text mode "CLC <type> v<version> len <length> ...".
- *
- * Return: DUMP_OK, or DUMP_BAD when the message breaks the format (bad
- * length, counts or offsets pointing outside it, wrong trailer).
- */
-/**
  * dump_clc_msg_len() - the length a CLC message says it has
  * @p: the message, starting with its eyecatcher
  * @avail: bytes at @p
@@ -1219,6 +1201,27 @@ static void decode_clc(struct clc_state *s, const uint8_t *p,
 	add_obj_end(s);
 }
 
+/**
+ * dump_decode_clc() - decode (and print) one CLC message
+ * @o: the options; details selects the text fields
+ * @p: the message, starting with its eyecatcher
+ * @avail: bytes at @p (what the TCP segment holds, as captured)
+ * @quiet: only check, print nothing (no field list is made)
+ * @used: set to the bytes the message takes at @p: its length, or @avail
+ *	when the length is bad or the message continues past @avail
+ * @incomplete: set when the message continues past @avail
+ * @err: buffer for the first problem found
+ * @errlen: size of @err
+ *
+ * Prints inside the JSON object the caller opened: "clc": {...}, and in
+ * text mode "CLC <type> v<version> len <length> ...". The message is
+ * decoded into a field list first and printed after.
+ *
+ * Return: DUMP_OK, or DUMP_BAD when the message breaks the format (bad
+ * length, counts or offsets pointing outside it, wrong trailer) or, when
+ * printing, no memory was left for its fields (then nothing of it is
+ * printed and @err says so).
+ */
 int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
 		    uint32_t avail, bool quiet, uint32_t *used,
 		    bool *incomplete, char *err, size_t errlen)
