@@ -7,11 +7,17 @@
  *
  * Offsets and counts come from the peer: each field is read only when its
  * bytes are inside both the message (its length field) and the capture.
+ *
+ * As Wireshark's protocol tree, a message is decoded first into a list
+ * of fields (struct clc_field), then print_fields() prints the list;
+ * when nothing is printed no list is made and only the problems are
+ * looked for.
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 
@@ -234,10 +240,82 @@ struct clc_msg {
 	uint32_t len;
 };
 
-/* Decoder state: the first problem found, and whether to print. */
+/* What a field prints (the json_print call the printer makes) */
+enum clc_kind {
+	CLC_F_STR,		/* print_string() */
+	CLC_F_UINT,		/* print_uint() */
+	CLC_F_HEX,		/* "0x" and digits, by print_string() */
+	CLC_F_BOOL,		/* print_bool(), in text its label if true */
+	CLC_F_NULL,		/* print_null() */
+	CLC_F_OBJ,		/* open_json_object() */
+	CLC_F_OBJ_END,		/* close_json_object() */
+	CLC_F_ARR,		/* open_json_array(), JSON only */
+	CLC_F_ARR_END,		/* close_json_array(), JSON only */
+};
+
+/**
+ * struct clc_field - one decoded field, as the printer prints it
+ * @key: JSON member name; NULL inside an array
+ * @fmt: text format (%s or %u for the value); for CLC_F_BOOL the text
+ *	shown when the value is true
+ * @v: the value: @v.str (CLC_F_STR: a static string or one in the
+ *	field list's arena), @v.num (CLC_F_UINT, CLC_F_HEX, CLC_F_BOOL)
+ * @kind: enum clc_kind
+ * @out: PRINT_ANY (text and JSON), PRINT_JSON or PRINT_FP (text only)
+ * @digits: CLC_F_HEX: how many hex digits
+ * @def: shown in text by default; without it only with -d (details)
+ */
+struct clc_field {
+	const char *key;
+	const char *fmt;
+	union {
+		const char *str;
+		uint64_t num;
+	} v;
+	uint8_t kind;
+	uint8_t out;
+	uint8_t digits;
+	bool def;
+};
+
+/* Bounds of the field list, from the wire format. Each count is one
+ * byte, so up to 255 entries whatever Linux accepts (CLC_MAX_*, which
+ * are only noted); the message's 16-bit length holds them all.
+ * The most fields: a v2 Proposal of both paths with 255 IPv6 prefixes
+ * (1 field each), 255 user EIDs (1 each) and 255 ISMv2 GID/CHID pairs
+ * (4 each: object, gid, chid, end), plus 36 fields that come once. An
+ * Accept or Confirm has 34 and one for each GID of its list (255 at
+ * most), a Decline 40 in all.
+ * The most string bytes, NULs included: for each entry an IPv6 prefix
+ * (CLC_PREFIX_STR) and a UEID (4 * EID_LEN + 1); an Accept's GIDs take
+ * INET6_ADDRSTRLEN each, less. The strings that come once take under
+ * 500: system id 17, GIDs 46 each, MAC 18, IPv4 prefix 54, system EID
+ * 129, note 160; an Accept's EID and host name 129 each.
+ */
+#define CLC_MAX_ENTRIES		255	/* a one-byte count */
+#define CLC_ONCE_FIELDS		64
+#define CLC_MAX_FIELDS		(CLC_ONCE_FIELDS + \
+				 CLC_MAX_ENTRIES * (1 + 1 + 4))
+#define CLC_PREFIX_STR		(INET6_ADDRSTRLEN + 8)
+#define CLC_NOTE_LEN		160
+#define CLC_ONCE_STR		1024
+#define CLC_ARENA_LEN		(CLC_ONCE_STR + CLC_MAX_ENTRIES * \
+				 (CLC_PREFIX_STR + 4 * EID_LEN + 1))
+
+/* A message's fields in order, and the arena their strings are kept in */
+struct clc_fields {
+	unsigned int n;
+	size_t used;
+	struct clc_field f[CLC_MAX_FIELDS];
+	char arena[CLC_ARENA_LEN];
+};
+
+/* Decoder state: the first problem found, and the fields decoded (NULL
+ * when nothing is printed: then only the problems are looked for).
+ */
 struct clc_state {
-	const struct dump_opts *o;
-	bool quiet;
+	struct clc_fields *fl;
+	bool full;
 	char *err;
 	size_t errlen;
 	bool bad;
@@ -272,73 +350,113 @@ bool dump_clc_is_eyecatcher(const uint8_t *p)
 	return !memcmp(p, eye_r, 4) || !memcmp(p, eye_d, 4);
 }
 
-/* Output helpers: text in default mode when @def, else with -d only;
- * JSON always. Nothing when quiet.
+/* Field list builders: text in default mode when @def, else with -d
+ * only; JSON always. Nothing when not printing. Past the bounds (which
+ * the decoder does not reach) the list is marked full and not printed.
  */
-static enum output_type otype(struct clc_state *s, bool def)
+static struct clc_field *add_field(struct clc_state *s,
+				   enum clc_kind kind, bool def,
+				   const char *key, const char *fmt)
 {
-	return def || s->o->details ? PRINT_ANY : PRINT_JSON;
+	struct clc_field *f;
+
+	if (!s->fl)
+		return NULL;
+	if (s->fl->n == CLC_MAX_FIELDS) {
+		s->full = true;
+		return NULL;
+	}
+	f = &s->fl->f[s->fl->n++];
+	*f = (struct clc_field){
+		.key = key, .fmt = fmt, .kind = kind, .out = PRINT_ANY,
+		.def = def,
+	};
+	return f;
 }
 
-static void out_str(struct clc_state *s, bool def, const char *key,
-		    const char *fmt, const char *v)
+/* @v must outlive the field list: a static string or one str_begin()
+ * gave
+ */
+static struct clc_field *add_str(struct clc_state *s, bool def,
+				 const char *key, const char *fmt,
+				 const char *v)
 {
-	if (!s->quiet)
-		print_string(otype(s, def), key, fmt, v);
+	struct clc_field *f = add_field(s, CLC_F_STR, def, key, fmt);
+
+	if (f)
+		f->v.str = v;
+	return f;
 }
 
-static void out_uint(struct clc_state *s, bool def, const char *key,
+/* Room for a string of up to @max bytes (NUL included) in the arena;
+ * NULL when not printing, or full. str_end() keeps what was written.
+ */
+static char *str_begin(struct clc_state *s, size_t max)
+{
+	if (!s->fl)
+		return NULL;
+	if (max > sizeof(s->fl->arena) - s->fl->used) {
+		s->full = true;
+		return NULL;
+	}
+	return s->fl->arena + s->fl->used;
+}
+
+static void str_end(struct clc_state *s, bool def, const char *key,
+		    const char *fmt, const char *buf)
+{
+	s->fl->used += strlen(buf) + 1;
+	add_str(s, def, key, fmt, buf);
+}
+
+static void add_uint(struct clc_state *s, bool def, const char *key,
 		     const char *fmt, unsigned int v)
 {
-	if (!s->quiet)
-		print_uint(otype(s, def), key, fmt, v);
+	struct clc_field *f = add_field(s, CLC_F_UINT, def, key, fmt);
+
+	if (f)
+		f->v.num = v;
 }
 
-static void out_bool(struct clc_state *s, bool def, const char *key,
+static void add_bool(struct clc_state *s, bool def, const char *key,
 		     const char *text, bool v)
 {
-	if (s->quiet)
-		return;
-	print_bool(PRINT_JSON, key, NULL, v);
-	if (v && (def || s->o->details))
-		print_string(PRINT_FP, NULL, "%s", text);
+	struct clc_field *f = add_field(s, CLC_F_BOOL, def, key, text);
+
+	if (f)
+		f->v.num = v;
 }
 
 /* "0x" and 2, 4, 8 or 16 hex digits, as a JSON string too */
-static void out_hexn(struct clc_state *s, bool def, const char *key,
-		     const char *label, uint64_t v, int digits)
+static void add_hex(struct clc_state *s, bool def, const char *key,
+		    const char *fmt, uint64_t v, int digits)
 {
-	char buf[24], fmt[48];
+	struct clc_field *f = add_field(s, CLC_F_HEX, def, key, fmt);
 
-	if (s->quiet)
-		return;
-	snprintf(buf, sizeof(buf), "0x%0*" PRIx64, digits, v);
-	snprintf(fmt, sizeof(fmt), " %s %%s", label);
-	print_string(otype(s, def), key, fmt, buf);
+	if (f) {
+		f->v.num = v;
+		f->digits = digits;
+	}
 }
 
-static void out_open(struct clc_state *s, const char *key)
+static void add_obj(struct clc_state *s, const char *key)
 {
-	if (!s->quiet)
-		open_json_object(key);
+	add_field(s, CLC_F_OBJ, true, key, NULL);
 }
 
-static void out_close(struct clc_state *s)
+static void add_obj_end(struct clc_state *s)
 {
-	if (!s->quiet)
-		close_json_object();
+	add_field(s, CLC_F_OBJ_END, true, NULL, NULL);
 }
 
-static void out_open_array(struct clc_state *s, const char *key)
+static void add_array(struct clc_state *s, const char *key)
 {
-	if (!s->quiet)
-		open_json_array(PRINT_JSON, key);
+	add_field(s, CLC_F_ARR, true, key, NULL);
 }
 
-static void out_close_array(struct clc_state *s)
+static void add_array_end(struct clc_state *s)
 {
-	if (!s->quiet)
-		close_json_array(PRINT_JSON, NULL);
+	add_field(s, CLC_F_ARR_END, true, NULL, NULL);
 }
 
 static void fmt_hexbytes(const uint8_t *p, uint32_t n, char *buf)
@@ -376,53 +494,116 @@ static void fmt_name(const uint8_t *p, uint32_t n, char *buf)
 	*o = '\0';
 }
 
-static void out_name(struct clc_state *s, bool def, const char *key,
-		     const char *label, const uint8_t *p, uint32_t n)
+static void add_name(struct clc_state *s, bool def, const char *key,
+		     const char *fmt, const uint8_t *p, uint32_t n)
 {
-	char buf[4 * 64 + 1], fmt[48];
+	char *buf = str_begin(s, 4 * n + 1);
 
-	if (s->quiet)
+	if (!buf)
 		return;
-	fmt_name(p, n > 64 ? 64 : n, buf);
-	snprintf(fmt, sizeof(fmt), " %s \"%%s\"", label);
-	print_string(otype(s, def), key, fmt, buf);
+	fmt_name(p, n, buf);
+	str_end(s, def, key, fmt, buf);
 }
 
-static void out_bytes(struct clc_state *s, bool def, const char *key,
-		      const char *label, const uint8_t *p, uint32_t n)
+static void add_bytes(struct clc_state *s, bool def, const char *key,
+		      const char *fmt, const uint8_t *p, uint32_t n)
 {
-	char buf[2 * 32 + 1], fmt[48];
+	char *buf = str_begin(s, 2 * n + 1);
 
-	if (s->quiet)
+	if (!buf)
 		return;
-	fmt_hexbytes(p, n > 32 ? 32 : n, buf);
-	snprintf(fmt, sizeof(fmt), " %s %%s", label);
-	print_string(otype(s, def), key, fmt, buf);
+	fmt_hexbytes(p, n, buf);
+	str_end(s, def, key, fmt, buf);
 }
 
-static void out_gid(struct clc_state *s, bool def, const char *key,
-		    const char *label, const uint8_t *p)
+static void add_gid(struct clc_state *s, bool def, const char *key,
+		    const char *fmt, const uint8_t *p)
 {
-	char buf[INET6_ADDRSTRLEN], fmt[48];
+	char *buf = str_begin(s, INET6_ADDRSTRLEN);
 
-	if (s->quiet)
+	if (!buf)
 		return;
-	inet_ntop(AF_INET6, p, buf, sizeof(buf));
-	snprintf(fmt, sizeof(fmt), " %s %%s", label);
-	print_string(otype(s, def), key, fmt, buf);
+	inet_ntop(AF_INET6, p, buf, INET6_ADDRSTRLEN);
+	str_end(s, def, key, fmt, buf);
 }
 
-static void out_mac(struct clc_state *s, bool def, const char *key,
-		    const char *label, const uint8_t *p)
+/* an IPv4 or IPv6 prefix: @p the address, @len its length in bits */
+static void add_prefix(struct clc_state *s, const char *key, int family,
+		       const uint8_t *p, uint8_t len)
 {
-	char buf[18], fmt[48];
+	char *buf = str_begin(s, CLC_PREFIX_STR);
 
-	if (s->quiet)
+	if (!buf)
 		return;
-	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
+	inet_ntop(family, p, buf, INET6_ADDRSTRLEN);
+	snprintf(buf + strlen(buf), 8, "/%u", len);
+	str_end(s, false, key, " prefix %s", buf);
+}
+
+static void add_mac(struct clc_state *s, bool def, const char *key,
+		    const char *fmt, const uint8_t *p)
+{
+	char *buf = str_begin(s, 18);
+
+	if (!buf)
+		return;
+	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
 		 p[0], p[1], p[2], p[3], p[4], p[5]);
-	snprintf(fmt, sizeof(fmt), " %s %%s", label);
-	print_string(otype(s, def), key, fmt, buf);
+	str_end(s, def, key, fmt, buf);
+}
+
+/* The printer: for each field the json_print calls it stands for, in
+ * the order of the list. Text shows the fields marked default, all with
+ * -d; JSON shows them all.
+ */
+static void print_fields(const struct dump_opts *o,
+			 const struct clc_fields *fl)
+{
+	const struct clc_field *f;
+	char buf[24];
+
+	for (f = fl->f; f < fl->f + fl->n; f++) {
+		enum output_type t = f->out;
+		bool text = f->def || o->details;
+
+		if (!text && t == PRINT_FP)
+			continue;
+		if (!text && t == PRINT_ANY)
+			t = PRINT_JSON;
+		switch (f->kind) {
+		case CLC_F_STR:
+			print_string(t, f->key, f->fmt, f->v.str);
+			break;
+		case CLC_F_UINT:
+			print_uint(t, f->key, f->fmt, (unsigned int)f->v.num);
+			break;
+		case CLC_F_HEX:
+			snprintf(buf, sizeof(buf), "0x%0*" PRIx64, f->digits,
+				 f->v.num);
+			print_string(t, f->key, f->fmt, buf);
+			break;
+		case CLC_F_BOOL:
+			print_bool(PRINT_JSON, f->key, NULL, f->v.num);
+			if (f->v.num && text)
+				print_string(PRINT_FP, NULL, "%s", f->fmt);
+			break;
+		case CLC_F_NULL:
+			print_null(t, f->key, NULL, NULL);
+			break;
+		case CLC_F_OBJ:
+			open_json_object(f->key);
+			break;
+		case CLC_F_OBJ_END:
+			close_json_object();
+			break;
+		case CLC_F_ARR:
+			open_json_array(PRINT_JSON, f->key);
+			break;
+		case CLC_F_ARR_END:
+			close_json_array(PRINT_JSON, NULL);
+			break;
+		}
+	}
 }
 
 static const char *smc_type_name(unsigned int t)
@@ -463,14 +644,17 @@ static const char *clc_type_name(unsigned int type)
 	return NULL;
 }
 
-/* ISM GID and CHID pair (struct smc_clc_smcd_gid_chid) at @off */
-static void out_gidchid(struct clc_state *s, const struct clc_msg *m,
-			uint32_t off, bool def)
+/* ISM GID and CHID pair (struct smc_clc_smcd_gid_chid) at @off, the
+ * GID with @gkey and @gfmt, the CHID with @ckey
+ */
+static void add_gidchid(struct clc_state *s, const struct clc_msg *m,
+			uint32_t off, bool def, const char *gkey,
+			const char *gfmt, const char *ckey)
 {
-	out_hexn(s, def, "ism_gid", "ism-gid",
-		 get_be64(m->p + off + offsetof(struct clc_gidchid, gid)), 16);
-	out_hexn(s, def, "ism_chid", "chid",
-		 get_be16(m->p + off + offsetof(struct clc_gidchid, chid)), 4);
+	add_hex(s, def, gkey, gfmt,
+		get_be64(m->p + off + offsetof(struct clc_gidchid, gid)), 16);
+	add_hex(s, def, ckey, " chid %s",
+		get_be16(m->p + off + offsetof(struct clc_gidchid, chid)), 4);
 }
 
 static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
@@ -485,54 +669,49 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 				      typev2 == SMC_TYPE_B));
 	bool has_pfx, has_v2, has_sv2;
 
-	out_str(s, true, "path", " path %s", smc_type_name(typev1));
+	add_str(s, true, "path", " path %s", smc_type_name(typev1));
 	if (version >= 2)
-		out_str(s, true, "path_v2", " v2-path %s",
+		add_str(s, true, "path_v2", " v2-path %s",
 			smc_type_name(typev2));
 	if (!has(m, 0, PROP_BASE_LEN)) {
 		problem(s, "proposal of %u bytes, need %u", m->len,
 			PROP_BASE_LEN);
 		return;
 	}
-	out_bytes(s, false, "system_id", "system-id",
+	add_bytes(s, false, "system_id", " system-id %s",
 		  m->p + PROP(lcl.id_for_peer), SYSTEMID_LEN);
-	out_gid(s, false, "gid", "gid", m->p + PROP(lcl.gid));
-	out_mac(s, false, "mac", "mac", m->p + PROP(lcl.mac));
+	add_gid(s, false, "gid", " gid %s", m->p + PROP(lcl.gid));
+	add_mac(s, false, "mac", " mac %s", m->p + PROP(lcl.mac));
 	iparea = get_be16(m->p + PROP(iparea_offset));
-	out_uint(s, false, "iparea_offset", " iparea-offset %u", iparea);
+	add_uint(s, false, "iparea_offset", " iparea-offset %u", iparea);
 
 	/* struct smc_clc_msg_smcd: always sent by v2; v1 sends it when
 	 * iparea_offset leaves room for it
 	 */
 	if ((version >= 2 || iparea >= GIDCHID_LEN) &&
 	    has(m, PROP_BASE_LEN, GIDCHID_LEN)) {
-		if (smcd || get_be64(m->p + PSMCD(ism.gid)))
-			out_gidchid(s, m, PSMCD(ism), true);
-		else
-			out_gidchid(s, m, PSMCD(ism), false);
+		add_gidchid(s, m, PSMCD(ism),
+			    smcd || get_be64(m->p + PSMCD(ism.gid)),
+			    "ism_gid", " ism-gid %s", "ism_chid");
 	}
 	if (version >= 2 && has(m, PSMCD(v2_ext_offset), 2)) {
 		v2off = get_be16(m->p + PSMCD(v2_ext_offset));
-		out_uint(s, false, "v2_ext_offset", " v2-ext-offset %u", v2off);
+		add_uint(s, false, "v2_ext_offset", " v2-ext-offset %u", v2off);
 	}
 
 	/* IP prefix area: sent unless the v1 path is none */
 	has_pfx = typev1 != SMC_TYPE_N || version < 2;
 	if (has_pfx) {
-		char buf[INET6_ADDRSTRLEN + 8];
-
 		pfx = PROP_BASE_LEN + iparea;
 		if (!has(m, pfx, PROP_PREFIX_LEN)) {
 			problem(s, "IP prefix area at %u beyond the message",
 				pfx);
 			return;
 		}
-		inet_ntop(AF_INET, m->p + pfx, buf, sizeof(buf));
-		snprintf(buf + strlen(buf), 8, "/%u",
-			 m->p[pfx + PFX(prefix_len)]);
-		out_str(s, false, "ipv4_prefix", " prefix %s", buf);
+		add_prefix(s, "ipv4_prefix", AF_INET, m->p + pfx,
+			   m->p[pfx + PFX(prefix_len)]);
 		ip6cnt = m->p[pfx + PFX(ipv6_prefixes_cnt)];
-		out_open_array(s, "ipv6_prefixes");
+		add_array(s, "ipv6_prefixes");
 		for (i = 0; i < ip6cnt; i++) {
 			uint32_t o = pfx + PROP_PREFIX_LEN + i * IPV6_PREFIX_LEN;
 
@@ -541,13 +720,11 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 					ip6cnt, i);
 				break;
 			}
-			inet_ntop(AF_INET6, m->p + o, buf, sizeof(buf));
-			snprintf(buf + strlen(buf), 8, "/%u",
-				 m->p[o + offsetof(struct clc_ipv6_prefix,
-						   prefix_len)]);
-			out_str(s, false, NULL, " prefix %s", buf);
+			add_prefix(s, NULL, AF_INET6, m->p + o,
+				   m->p[o + offsetof(struct clc_ipv6_prefix,
+						     prefix_len)]);
 		}
-		out_close_array(s);
+		add_array_end(s);
 	}
 
 	/* v2 extension, placed by v2_ext_offset after that field */
@@ -561,24 +738,25 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 		}
 		eidcnt = m->p[v2 + V2X(eid_cnt)];
 		gidcnt = m->p[v2 + V2X(ism_gid_cnt)];
-		out_open(s, "v2");
-		out_uint(s, false, "eid_cnt", " eid-cnt %u", eidcnt);
-		out_uint(s, false, "ism_gid_cnt", " ism-gid-cnt %u", gidcnt);
-		out_uint(s, false, "release", " release %u",
+		add_obj(s, "v2");
+		add_uint(s, false, "eid_cnt", " eid-cnt %u", eidcnt);
+		add_uint(s, false, "ism_gid_cnt", " ism-gid-cnt %u", gidcnt);
+		add_uint(s, false, "release", " release %u",
 			 m->p[v2 + V2X(release_seid)] >> 4);
-		out_bool(s, false, "seid", " seid-enabled",
+		add_bool(s, false, "seid", " seid-enabled",
 			 m->p[v2 + V2X(release_seid)] & 1);
 		sv2off = get_be16(m->p + v2 + V2X(smcd_v2_ext_offset));
-		out_uint(s, false, "smcd_v2_ext_offset", " smcd-v2-ext-offset %u",
+		add_uint(s, false, "smcd_v2_ext_offset", " smcd-v2-ext-offset %u",
 			 sv2off);
-		out_gid(s, false, "roce_gid", "roce-gid", m->p + v2 + V2X(roce));
-		out_uint(s, false, "max_conns", " max-conns %u",
+		add_gid(s, false, "roce_gid", " roce-gid %s",
+			m->p + v2 + V2X(roce));
+		add_uint(s, false, "max_conns", " max-conns %u",
 			 m->p[v2 + V2X(max_conns)]);
-		out_uint(s, false, "max_links", " max-links %u",
+		add_uint(s, false, "max_links", " max-links %u",
 			 m->p[v2 + V2X(max_links)]);
-		out_hexn(s, false, "feature_mask", "feature-mask",
-			 get_be16(m->p + v2 + V2X(feature_mask)), 4);
-		out_open_array(s, "ueids");
+		add_hex(s, false, "feature_mask", " feature-mask %s",
+			get_be16(m->p + v2 + V2X(feature_mask)), 4);
+		add_array(s, "ueids");
 		for (i = 0; i < eidcnt; i++) {
 			uint32_t o = v2 + V2_EXT_LEN + i * EID_LEN;
 
@@ -587,9 +765,10 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 					eidcnt, i);
 				break;
 			}
-			out_name(s, true, NULL, "ueid", m->p + o, EID_LEN);
+			add_name(s, true, NULL, " ueid \"%s\"", m->p + o,
+				 EID_LEN);
 		}
-		out_close_array(s);
+		add_array_end(s);
 
 		has_sv2 = typev2 == SMC_TYPE_D || typev2 == SMC_TYPE_B;
 		if (has_sv2) {
@@ -597,13 +776,13 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 			if (!sv2off || !has(m, sv2, SMCD_V2_EXT_LEN)) {
 				problem(s, "SMC-Dv2 extension at offset %u beyond the message",
 					sv2off);
-				out_close(s);
+				add_obj_end(s);
 				return;
 			}
-			out_name(s, true, "system_eid", "seid",
+			add_name(s, true, "system_eid", " seid \"%s\"",
 				 m->p + sv2 + offsetof(struct clc_smcd_v2_ext,
 						       system_eid), EID_LEN);
-			out_open_array(s, "ism_gids");
+			add_array(s, "ism_gids");
 			for (i = 0; i < gidcnt; i++) {
 				uint32_t o = sv2 + SMCD_V2_EXT_LEN +
 					     i * GIDCHID_LEN;
@@ -613,20 +792,14 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 						gidcnt, i);
 					break;
 				}
-				out_open(s, NULL);
-				out_hexn(s, false, "gid", "ism-v2-gid",
-					 get_be64(m->p + o +
-						  offsetof(struct clc_gidchid,
-							   gid)), 16);
-				out_hexn(s, false, "chid", "chid",
-					 get_be16(m->p + o +
-						  offsetof(struct clc_gidchid,
-							   chid)), 4);
-				out_close(s);
+				add_obj(s, NULL);
+				add_gidchid(s, m, o, false, "gid",
+					    " ism-v2-gid %s", "chid");
+				add_obj_end(s);
 			}
-			out_close_array(s);
+			add_array_end(s);
 		}
-		out_close(s);
+		add_obj_end(s);
 	}
 
 	/* the length the kernel expects (smc_clc_msg_prop_valid()) */
@@ -651,22 +824,25 @@ static void decode_proposal(struct clc_state *s, const struct clc_msg *m,
 	 */
 	if (ip6cnt > CLC_MAX_V6_PREFIX || eidcnt > CLC_MAX_UEID ||
 	    gidcnt > CLC_MAX_V2_GID) {
-		char note[160];
-		int n = snprintf(note, sizeof(note), "%s", "Linux rejects");
+		char *note = str_begin(s, CLC_NOTE_LEN);
+		int n;
 
+		if (!note)
+			return;
+		n = snprintf(note, CLC_NOTE_LEN, "%s", "Linux rejects");
 		if (ip6cnt > CLC_MAX_V6_PREFIX)
-			n += snprintf(note + n, sizeof(note) - n,
+			n += snprintf(note + n, CLC_NOTE_LEN - n,
 				      " %u IPv6 prefixes (max %u)", ip6cnt,
 				      CLC_MAX_V6_PREFIX);
 		if (eidcnt > CLC_MAX_UEID)
-			n += snprintf(note + n, sizeof(note) - n,
+			n += snprintf(note + n, CLC_NOTE_LEN - n,
 				      " %u UEIDs (max %u)", eidcnt,
 				      CLC_MAX_UEID);
 		if (gidcnt > CLC_MAX_V2_GID)
-			snprintf(note + n, sizeof(note) - n,
+			snprintf(note + n, CLC_NOTE_LEN - n,
 				 " %u ISM GIDs (max %u)", gidcnt,
 				 CLC_MAX_V2_GID);
-		out_str(s, true, "note", " note \"%s\"", note);
+		str_end(s, true, "note", " note \"%s\"", note);
 	}
 }
 
@@ -686,32 +862,32 @@ static uint32_t decode_fce(struct clc_state *s, const struct clc_msg *m,
 	release = m->p[off + FCE(os_release)] & 0x0f;
 	/* SMC-D release 0 peers send the short form */
 	len = smcd && !release ? FCE_LEN : FCE_V2X_LEN;
-	out_open(s, "fce");
-	out_bool(s, false, "v2_direct", " v2-direct",
+	add_obj(s, "fce");
+	add_bool(s, false, "v2_direct", " v2-direct",
 		 m->p[off + FCE(v2_direct)] & 0x80);
-	out_str(s, false, "os_type", " os %s",
+	add_str(s, false, "os_type", " os %s",
 		os_name(m->p[off + FCE(os_release)] >> 4));
-	out_uint(s, false, "release", " release %u", release);
-	out_name(s, false, "hostname", "hostname", m->p + off + FCE(hostname),
-		 HOSTNAME_LEN);
+	add_uint(s, false, "release", " release %u", release);
+	add_name(s, false, "hostname", " hostname \"%s\"",
+		 m->p + off + FCE(hostname), HOSTNAME_LEN);
 	if (len == FCE_V2X_LEN) {
 		if (!has(m, off, FCE_V2X_LEN)) {
 			problem(s, "first contact extension beyond the message");
-			out_close(s);
+			add_obj_end(s);
 			return 0;
 		}
 		if (!smcd) {
-			out_uint(s, false, "max_conns", " max-conns %u",
+			add_uint(s, false, "max_conns", " max-conns %u",
 				 m->p[off + FCE(max_conns)]);
-			out_uint(s, false, "max_links", " max-links %u",
+			add_uint(s, false, "max_links", " max-links %u",
 				 m->p[off + FCE(max_links)]);
 		}
-		out_hexn(s, false, "feature_mask", "feature-mask",
-			 get_be16(m->p + off + FCE(feature_mask)), 4);
-		out_hexn(s, false, "vendor_exp_options", "vendor-options",
-			 get_be32(m->p + off + FCE(vendor_exp_options)), 8);
+		add_hex(s, false, "feature_mask", " feature-mask %s",
+			get_be16(m->p + off + FCE(feature_mask)), 4);
+		add_hex(s, false, "vendor_exp_options", " vendor-options %s",
+			get_be32(m->p + off + FCE(vendor_exp_options)), 8);
 	}
-	out_close(s);
+	add_obj_end(s);
 	return len;
 }
 
@@ -725,11 +901,11 @@ static void decode_accept_confirm(struct clc_state *s,
 	uint32_t expect, off, fce = 0, i;
 
 	if (typev1 == SMC_TYPE_R || typev1 == SMC_TYPE_D)
-		out_str(s, true, "path", " %s", smc_type_name(typev1));
+		add_str(s, true, "path", " %s", smc_type_name(typev1));
 	else
 		problem(s, "%s with path %s", clc_type_name(type),
 			smc_type_name(typev1));
-	out_bool(s, true, "first_contact", " first-contact", first);
+	add_bool(s, true, "first_contact", " first-contact", first);
 
 	if (smcd) {
 		if (!has(m, 0, DACC(chid))) {
@@ -737,16 +913,16 @@ static void decode_accept_confirm(struct clc_state *s,
 				clc_type_name(type), m->len, DACC(chid));
 			return;
 		}
-		out_hexn(s, true, "ism_gid", "ism-gid",
-			 get_be64(m->p + DACC(gid)), 16);
-		out_hexn(s, true, "dmb_token", "dmb-token",
-			 get_be64(m->p + DACC(token)), 16);
-		out_uint(s, false, "dmbe_idx", " dmbe-idx %u",
+		add_hex(s, true, "ism_gid", " ism-gid %s",
+			get_be64(m->p + DACC(gid)), 16);
+		add_hex(s, true, "dmb_token", " dmb-token %s",
+			get_be64(m->p + DACC(token)), 16);
+		add_uint(s, false, "dmbe_idx", " dmbe-idx %u",
 			 m->p[DACC(dmbe_idx)]);
-		out_uint(s, false, "dmbe_size", " dmbe-size %u",
+		add_uint(s, false, "dmbe_size", " dmbe-size %u",
 			 m->p[DACC(dmbe_size)] >> 4);
-		out_hexn(s, false, "link_id", "link-id",
-			 get_be32(m->p + DACC(linkid)), 8);
+		add_hex(s, false, "link_id", " link-id %s",
+			get_be32(m->p + DACC(linkid)), 8);
 		off = DACC(chid);
 		if (version >= 2) {
 			if (!has(m, DACC(chid),
@@ -756,12 +932,12 @@ static void decode_accept_confirm(struct clc_state *s,
 					SMCD_ACC_LEN_V2 - CLC_TRL_LEN);
 				return;
 			}
-			out_hexn(s, true, "ism_chid", "chid",
-				 get_be16(m->p + DACC(chid)), 4);
-			out_name(s, true, "eid", "eid", m->p + DACC(eid),
-				 EID_LEN);
-			out_hexn(s, false, "gid_ext", "gid-ext",
-				 get_be64(m->p + DACC(gid_ext)), 16);
+			add_hex(s, true, "ism_chid", " chid %s",
+				get_be16(m->p + DACC(chid)), 4);
+			add_name(s, true, "eid", " eid \"%s\"",
+				 m->p + DACC(eid), EID_LEN);
+			add_hex(s, false, "gid_ext", " gid-ext %s",
+				get_be64(m->p + DACC(gid_ext)), 16);
 			off = sizeof(struct clc_smcd_acc);
 		}
 	} else {
@@ -770,25 +946,25 @@ static void decode_accept_confirm(struct clc_state *s,
 				clc_type_name(type), m->len, RACC(eid));
 			return;
 		}
-		out_bytes(s, false, "system_id", "system-id",
+		add_bytes(s, false, "system_id", " system-id %s",
 			  m->p + RACC(lcl.id_for_peer), SYSTEMID_LEN);
-		out_gid(s, false, "gid", "gid", m->p + RACC(lcl.gid));
-		out_mac(s, false, "mac", "mac", m->p + RACC(lcl.mac));
-		out_uint(s, true, "qpn", " qpn %u",
+		add_gid(s, false, "gid", " gid %s", m->p + RACC(lcl.gid));
+		add_mac(s, false, "mac", " mac %s", m->p + RACC(lcl.mac));
+		add_uint(s, true, "qpn", " qpn %u",
 			 get_be24(m->p + RACC(qpn)));
-		out_hexn(s, false, "rmb_rkey", "rkey",
-			 get_be32(m->p + RACC(rmb_rkey)), 8);
-		out_uint(s, false, "rmbe_idx", " rmbe-idx %u",
+		add_hex(s, false, "rmb_rkey", " rkey %s",
+			get_be32(m->p + RACC(rmb_rkey)), 8);
+		add_uint(s, false, "rmbe_idx", " rmbe-idx %u",
 			 m->p[RACC(rmbe_idx)]);
-		out_hexn(s, true, "rmbe_alert_token", "token",
-			 get_be32(m->p + RACC(rmbe_alert_token)), 8);
-		out_uint(s, false, "rmbe_size", " rmbe-size %u",
+		add_hex(s, true, "rmbe_alert_token", " token %s",
+			get_be32(m->p + RACC(rmbe_alert_token)), 8);
+		add_uint(s, false, "rmbe_size", " rmbe-size %u",
 			 m->p[RACC(rmbe_size_qp_mtu)] >> 4);
-		out_uint(s, false, "qp_mtu", " qp-mtu %u",
+		add_uint(s, false, "qp_mtu", " qp-mtu %u",
 			 m->p[RACC(rmbe_size_qp_mtu)] & 0x0f);
-		out_hexn(s, false, "rmb_dma_addr", "rmb-addr",
-			 get_be64(m->p + RACC(rmb_dma_addr)), 16);
-		out_uint(s, false, "psn", " psn %u",
+		add_hex(s, false, "rmb_dma_addr", " rmb-addr %s",
+			get_be64(m->p + RACC(rmb_dma_addr)), 16);
+		add_uint(s, false, "psn", " psn %u",
 			 get_be24(m->p + RACC(psn)));
 		off = RACC(eid);
 		if (version >= 2) {
@@ -799,8 +975,8 @@ static void decode_accept_confirm(struct clc_state *s,
 					SMCR_ACC_LEN_V2 - CLC_TRL_LEN);
 				return;
 			}
-			out_name(s, true, "eid", "eid", m->p + RACC(eid),
-				 EID_LEN);
+			add_name(s, true, "eid", " eid \"%s\"",
+				 m->p + RACC(eid), EID_LEN);
 			off = sizeof(struct clc_smcr_acc);
 		}
 	}
@@ -827,7 +1003,7 @@ static void decode_accept_confirm(struct clc_state *s,
 				return;
 			}
 			cnt = m->p[off + offsetof(struct clc_gid_ext, gid_cnt)];
-			out_open_array(s, "gid_list");
+			add_array(s, "gid_list");
 			for (i = 0; i < cnt; i++) {
 				uint32_t o = off + GLE_LEN + i * GID_LEN;
 
@@ -836,9 +1012,9 @@ static void decode_accept_confirm(struct clc_state *s,
 						cnt, i);
 					break;
 				}
-				out_gid(s, false, NULL, "gid", m->p + o);
+				add_gid(s, false, NULL, " gid %s", m->p + o);
 			}
-			out_close_array(s);
+			add_array_end(s);
 			expect += GLE_LEN + cnt * GID_LEN;
 		}
 	}
@@ -850,37 +1026,39 @@ static void decode_accept_confirm(struct clc_state *s,
 		problem(s, "%s length %u, its fields make %u",
 			clc_type_name(type), length, expect);
 	else if (length > expect)
-		out_uint(s, true, "extra_bytes", " extra %u", length - expect);
+		add_uint(s, true, "extra_bytes", " extra %u", length - expect);
 }
 
 /* A peer diagnosis: code, name and text (JSON "peer_diagnosis",
  * "peer_diagnosis_name" (null when unknown), "peer_diagnosis_text" (the
  * class when unknown)), the names of smc socket's fallback object.
  */
-static void out_diag(struct clc_state *s, bool def, uint32_t code,
-		     const char *label)
+static void add_diag(struct clc_state *s, bool def, uint32_t code,
+		     const char *fmt)
 {
-	const struct smc_code *sc = smc_decline_lookup(code);
-	char buf[12], fmt[32];
+	const struct smc_code *sc;
+	struct clc_field *f;
 
-	if (s->quiet)
+	if (!s->fl)
 		return;
-	snprintf(buf, sizeof(buf), "0x%08x", code);
-	snprintf(fmt, sizeof(fmt), " %s %%s", label);
-	print_string(otype(s, def), "peer_diagnosis", fmt, buf);
+	sc = smc_decline_lookup(code);
+	add_hex(s, def, "peer_diagnosis", fmt, code, 8);
 	if (sc) {
-		print_string(otype(s, def), "peer_diagnosis_name", " %s",
-			     sc->name);
-		print_string(otype(s, def), "peer_diagnosis_text", " (%s)",
-			     sc->text);
-	} else {
-		print_null(PRINT_JSON, "peer_diagnosis_name", NULL, NULL);
-		print_string(PRINT_JSON, "peer_diagnosis_text", NULL,
-			     smc_decline_class(code));
-		if (def || s->o->details)
-			print_string(PRINT_FP, NULL, " (unknown code, class %s)",
-				     smc_decline_class(code));
+		add_str(s, def, "peer_diagnosis_name", " %s", sc->name);
+		add_str(s, def, "peer_diagnosis_text", " (%s)", sc->text);
+		return;
 	}
+	f = add_field(s, CLC_F_NULL, def, "peer_diagnosis_name", NULL);
+	if (f)
+		f->out = PRINT_JSON;
+	f = add_str(s, def, "peer_diagnosis_text", NULL,
+		    smc_decline_class(code));
+	if (f)
+		f->out = PRINT_JSON;
+	f = add_str(s, def, NULL, " (unknown code, class %s)",
+		    smc_decline_class(code));
+	if (f)
+		f->out = PRINT_FP;
 }
 
 static void decode_decline(struct clc_state *s, const struct clc_msg *m,
@@ -894,12 +1072,13 @@ static void decode_decline(struct clc_state *s, const struct clc_msg *m,
 		problem(s, "decline of %u bytes, need %u", m->len, expect);
 		return;
 	}
-	out_diag(s, true, get_be32(m->p + DECL(peer_diagnosis)), "diag");
-	out_bytes(s, false, "system_id", "system-id",
+	add_diag(s, true, get_be32(m->p + DECL(peer_diagnosis)),
+		 " diag %s");
+	add_bytes(s, false, "system_id", " system-id %s",
 		  m->p + DECL(id_for_peer), SYSTEMID_LEN);
-	out_bool(s, true, "out_of_sync", " out-of-sync",
+	add_bool(s, true, "out_of_sync", " out-of-sync",
 		 typev2 & SMC_FIRST_CONTACT_MASK);
-	out_str(s, false, "os_type", " os %s",
+	add_str(s, false, "os_type", " os %s",
 		os_name(m->p[DECL(os_type)] >> 4));
 	if (version >= 2) {
 		if (!has(m, DECL(peer_diagnosis_v2),
@@ -908,41 +1087,23 @@ static void decode_decline(struct clc_state *s, const struct clc_msg *m,
 				expect);
 			return;
 		}
-		out_open_array(s, "peer_diagnosis_v2");
+		add_array(s, "peer_diagnosis_v2");
 		for (i = 0; i < DECL_DIAG_V2; i++) {
 			uint32_t code = get_be32(m->p +
 						 DECL(peer_diagnosis_v2[i]));
 
 			if (!code && !is_json_context())
 				continue;
-			out_open(s, NULL);
-			out_diag(s, false, code, "diag-v2");
-			out_close(s);
+			add_obj(s, NULL);
+			add_diag(s, false, code, " diag-v2 %s");
+			add_obj_end(s);
 		}
-		out_close_array(s);
+		add_array_end(s);
 	}
 	if (length != expect)
 		problem(s, "decline length %u, expected %u", length, expect);
 }
 
-/**
- * dump_decode_clc() - decode (and print) one CLC message
- * @c: the run; its details option selects the text fields
- * @p: the message, starting with its eyecatcher
- * @avail: bytes at @p (what the TCP segment holds, as captured)
- * @quiet: only check, print nothing
- * @used: set to the bytes the message takes at @p: its length, or @avail
- *	when the length is bad or the message continues past @avail
- * @incomplete: set when the message continues past @avail
- * @err: buffer for the first problem found
- * @errlen: size of @err
- *
- * Prints inside the JSON object the caller opened: "clc": {...}, and in
- * text mode "CLC <type> v<version> len <length> ...".
- *
- * Return: DUMP_OK, or DUMP_BAD when the message breaks the format (bad
- * length, counts or offsets pointing outside it, wrong trailer).
- */
 /**
  * dump_clc_msg_len() - the length a CLC message says it has
  * @p: the message, starting with its eyecatcher
@@ -962,28 +1123,21 @@ uint32_t dump_clc_msg_len(const uint8_t *p, uint32_t avail)
 	return length < CLC_HDR_LEN + CLC_TRL_LEN ? 0 : length;
 }
 
-int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
-		    uint32_t avail, bool quiet, uint32_t *used,
-		    bool *incomplete, char *err, size_t errlen)
+/* The message into @s: its fields (when printing) and first problem */
+static void decode_clc(struct clc_state *s, const uint8_t *p,
+		       uint32_t avail, uint32_t *used, bool *incomplete)
 {
-	struct clc_state s = {
-		.o = o, .quiet = quiet, .err = err, .errlen = errlen,
-	};
 	unsigned int type, version, typev1, typev2;
 	const char *name;
 	struct clc_msg m;
 	uint16_t length;
 
-	*used = avail;
-	*incomplete = false;
-	if (err && errlen)
-		err[0] = '\0';
-	out_open(&s, "clc");
+	add_obj(s, "clc");
 	if (avail < CLC_HDR_LEN) {
 		*incomplete = true;
-		out_str(&s, true, "msg", "CLC %s", "incomplete");
-		out_close(&s);
-		return DUMP_OK;
+		add_str(s, true, "msg", "CLC %s", "incomplete");
+		add_obj_end(s);
+		return;
 	}
 	type = p[HDR(type)];
 	length = get_be16(p + HDR(length));
@@ -993,21 +1147,21 @@ int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
 	name = clc_type_name(type);
 
 	if (name) {
-		out_str(&s, true, "msg", "CLC %s", name);
+		add_str(s, true, "msg", "CLC %s", name);
 	} else {
-		out_uint(&s, true, "msg", "CLC type %u", type);
-		problem(&s, "unknown CLC type %u", type);
+		add_uint(s, true, "msg", "CLC type %u", type);
+		problem(s, "unknown CLC type %u", type);
 	}
-	out_uint(&s, true, "version", " v%u", version);
-	out_uint(&s, true, "length", " len %u", length);
-	out_str(&s, false, "eyecatcher", " eyecatcher %s",
+	add_uint(s, true, "version", " v%u", version);
+	add_uint(s, true, "length", " len %u", length);
+	add_str(s, false, "eyecatcher", " eyecatcher %s",
 		memcmp(p, eye_d, 4) ? "SMC-R" : "SMC-D");
 
 	if (length < CLC_HDR_LEN + CLC_TRL_LEN) {
-		problem(&s, "CLC length %u below %u", length,
+		problem(s, "CLC length %u below %u", length,
 			CLC_HDR_LEN + CLC_TRL_LEN);
-		out_close(&s);
-		return DUMP_BAD;
+		add_obj_end(s);
+		return;
 	}
 	if (length <= avail) {
 		*used = length;
@@ -1020,32 +1174,87 @@ int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
 
 	switch (type) {
 	case CLC_PROPOSAL:
-		decode_proposal(&s, &m, version, typev1, typev2, length);
+		decode_proposal(s, &m, version, typev1, typev2, length);
 		break;
 	case CLC_ACCEPT:
 	case CLC_CONFIRM:
-		decode_accept_confirm(&s, &m, type, version, typev1, typev2,
+		decode_accept_confirm(s, &m, type, version, typev1, typev2,
 				      length);
 		break;
 	case CLC_DECLINE:
-		decode_decline(&s, &m, version, typev2, length);
+		decode_decline(s, &m, version, typev2, length);
 		break;
 	}
 	if (!*incomplete && !dump_clc_is_eyecatcher(p + length - CLC_TRL_LEN)) {
 		const uint8_t *t = p + length - CLC_TRL_LEN;
 
-		problem(&s, "bad trailer %02x%02x%02x%02x", t[0], t[1], t[2],
+		problem(s, "bad trailer %02x%02x%02x%02x", t[0], t[1], t[2],
 			t[3]);
 	}
 	/* a message cut by the segment end: whatever did not fit is not
 	 * the message's fault
 	 */
 	if (*incomplete) {
-		s.bad = false;
-		out_bool(&s, true, "incomplete", " incomplete", true);
+		s->bad = false;
+		add_bool(s, true, "incomplete", " incomplete", true);
 	}
-	out_close(&s);
-	return s.bad ? DUMP_BAD : DUMP_OK;
+	add_obj_end(s);
+}
+
+/**
+ * dump_decode_clc() - decode (and print) one CLC message
+ * @o: the options; details selects the text fields
+ * @p: the message, starting with its eyecatcher
+ * @avail: bytes at @p (what the TCP segment holds, as captured)
+ * @quiet: only check, print nothing (no field list is made)
+ * @used: set to the bytes the message takes at @p: its length, or @avail
+ *	when the length is bad or the message continues past @avail
+ * @incomplete: set when the message continues past @avail
+ * @err: buffer for the first problem found
+ * @errlen: size of @err
+ *
+ * Prints inside the JSON object the caller opened: "clc": {...}, and in
+ * text mode "CLC <type> v<version> len <length> ...". The message is
+ * decoded into a field list first and printed after.
+ *
+ * Return: DUMP_OK, or DUMP_BAD when the message breaks the format (bad
+ * length, counts or offsets pointing outside it, wrong trailer) or, when
+ * printing, no memory was left for its fields (then nothing of it is
+ * printed and @err says so).
+ */
+int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
+		    uint32_t avail, bool quiet, uint32_t *used,
+		    bool *incomplete, char *err, size_t errlen)
+{
+	struct clc_state s = { .err = err, .errlen = errlen };
+	const char *fail = NULL;
+	int rc;
+
+	*used = avail;
+	*incomplete = false;
+	if (err && errlen)
+		err[0] = '\0';
+	/* quiet: no field list, so nothing is formatted or kept */
+	if (!quiet) {
+		s.fl = malloc(sizeof(*s.fl));
+		if (!s.fl)
+			fail = "out of memory";
+		else
+			s.fl->n = s.fl->used = 0;
+	}
+	decode_clc(&s, p, avail, used, incomplete);
+	rc = s.bad ? DUMP_BAD : DUMP_OK;
+	if (s.full)
+		fail = "CLC message of more fields than the decoder holds";
+	else if (s.fl)
+		print_fields(o, s.fl);
+	free(s.fl);
+	if (fail) {
+		/* nothing of the message printed: say why instead */
+		snprintf(err, errlen, "%s", fail);
+		rc = DUMP_BAD;
+	}
+	return rc;
 }
 
 /**
