@@ -664,6 +664,14 @@ static int spawn(struct capture *c)
 	td->pid = fork();
 	if (td->pid < 0) {
 		fprintf(stderr, "Error: fork: %s\n", strerror(errno));
+		/* no child: the stop path must not kill(-1, ...) */
+		td->pid = 0;
+		close(errp[0]);
+		close(errp[1]);
+		if (live) {
+			close(datap[0]);
+			close(datap[1]);
+		}
 		return EXIT_FAIL;
 	}
 	if (!td->pid) {
