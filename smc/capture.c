@@ -52,9 +52,7 @@
 #include "smc.h"
 #include "utils.h"
 
-#ifndef AF_SMC
-#define AF_SMC			43
-#endif
+#include "smc_af.h"
 
 #define NAME_PREFIX		"smc-dummy"
 /* the bpf backend's dummy link: frames up to the largest IP datagram */

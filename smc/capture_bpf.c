@@ -57,9 +57,7 @@
 #include "capture_bpf_api.h"
 #include "utils.h"
 
-#ifndef AF_SMC
-#define AF_SMC		43
-#endif
+#include "smc_af.h"
 #define LOCKDOWN_FILE	"/sys/kernel/security/lockdown"
 #define HOP_LIMIT	64
 #define NBUCKETS	1024

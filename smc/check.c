@@ -31,14 +31,7 @@
 #include "smc.h"
 #include "smc_codes.h"
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
-#ifndef IPPROTO_SMC
-#define IPPROTO_SMC 256
-#endif
-#define SMCPROTO_SMC	0
-#define SMCPROTO_SMC6	1
+#include "smc_af.h"
 
 /* how long connect() and accept() may take */
 #define CHECK_TIMEOUT_MS 10000

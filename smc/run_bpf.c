@@ -37,9 +37,7 @@
 #include "run_bpf.skel.h"
 #include "utils.h"
 
-#ifndef IPPROTO_SMC
-#define IPPROTO_SMC	256
-#endif
+#include "smc_af.h"
 
 #define HOOK "update_socket_protocol"
 

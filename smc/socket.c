@@ -39,9 +39,7 @@
 #include "smc.h"
 #include "smc_codes.h"
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
+#include "smc_af.h"
 
 /*
  * The layouts of include/uapi/linux/smc_diag.h in Linux 6.12, kept here so

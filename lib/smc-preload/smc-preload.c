@@ -54,14 +54,7 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
-#ifndef AF_SMC
-#define AF_SMC		43
-#endif
-#ifndef IPPROTO_SMC
-#define IPPROTO_SMC	256
-#endif
-#define SMCPROTO_SMC	0
-#define SMCPROTO_SMC6	1
+#include "smc_af.h"
 
 #define PREFIX "smc-preload: "
 

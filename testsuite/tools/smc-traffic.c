@@ -83,14 +83,7 @@
 #include <sys/socket.h>
 #include <linux/tcp.h>
 
-#ifndef IPPROTO_SMC
-#define IPPROTO_SMC	256	/* Linux 6.11+: socket(AF_INET[6], SOCK_STREAM, IPPROTO_SMC) */
-#endif
-#ifndef AF_SMC
-#define AF_SMC		43
-#endif
-#define SMCPROTO_SMC	0	/* AF_SMC protocol, IPv4 (net/smc/smc.h) */
-#define SMCPROTO_SMC6	1	/* AF_SMC protocol, IPv6 */
+#include "smc_af.h"
 #ifndef SOL_TCP
 #define SOL_TCP		IPPROTO_TCP
 #endif

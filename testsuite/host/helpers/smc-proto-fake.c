@@ -35,10 +35,7 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
-#define PROTO_SMC 256
+#include "smc_af.h"
 
 static void log_call(int domain, int type, int protocol, int fd, int err)
 {
@@ -72,14 +69,14 @@ int socket(int domain, int type, int protocol)
 
 	if (!mode)
 		return next(domain, type, protocol);
-	if (v6err && ((domain == AF_INET6 && protocol == PROTO_SMC) ||
-		      (domain == AF_SMC && protocol == 1))) {
+	if (v6err && ((domain == AF_INET6 && protocol == IPPROTO_SMC) ||
+		      (domain == AF_SMC && protocol == SMCPROTO_SMC6))) {
 		log_call(domain, type, protocol, -1, atoi(v6err));
 		errno = atoi(v6err);
 		return -1;
 	}
 	if ((domain == AF_INET || domain == AF_INET6) &&
-	    protocol == PROTO_SMC) {
+	    protocol == IPPROTO_SMC) {
 		if (!strcmp(mode, "ipproto")) {
 			fd = next(domain, type, IPPROTO_TCP);
 			log_call(domain, type, protocol, fd, errno);
@@ -91,7 +88,7 @@ int socket(int domain, int type, int protocol)
 	}
 	if (domain == AF_SMC) {
 		if (!strcmp(mode, "afsmc")) {
-			fd = next(protocol == 1 ? AF_INET6 : AF_INET, type,
+			fd = next(protocol == SMCPROTO_SMC6 ? AF_INET6 : AF_INET, type,
 				  IPPROTO_TCP);
 			log_call(domain, type, protocol, fd, errno);
 			return fd;
