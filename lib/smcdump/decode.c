@@ -357,6 +357,19 @@ static void print_error(const char *err)
 	print_string(PRINT_ANY, "error", "malformed: %s", err);
 }
 
+/* What ends a record's line: the error, the payload in hex, the newline */
+static void print_tail(const struct dump_ctx *c, const struct dump_rec *r,
+		       const char *err)
+{
+	if (err) {
+		print_string(PRINT_FP, NULL, "%s", " ");
+		print_error(err);
+	}
+	if (c->o.hex)
+		dump_print_hex(r->payload, r->payload_len);
+	print_end();
+}
+
 /* A record whose whole header was decoded (level 2), or a legacy one. */
 static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 			 const struct dump_pkt *pkt, const struct dump_rec *r,
@@ -384,13 +397,7 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 				   r->payload_len);
 		else
 			print_uint(PRINT_JSON, "cap_len", NULL, r->payload_len);
-		if (err) {
-			print_string(PRINT_FP, NULL, "%s", " ");
-			print_error(err);
-		}
-		if (c->o.hex)
-			dump_print_hex(r->payload, r->payload_len);
-		print_end();
+		print_tail(c, r, err);
 		return;
 	}
 	print_string(PRINT_ANY, "dir", "%s ",
@@ -430,13 +437,7 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 		   " captured %u", r->payload_len);
 	if (cdc)
 		print_cdc(c, cdc);
-	if (err) {
-		print_string(PRINT_FP, NULL, "%s", " ");
-		print_error(err);
-	}
-	if (c->o.hex)
-		dump_print_hex(r->payload, r->payload_len);
-	print_end();
+	print_tail(c, r, err);
 }
 
 /* A frame that could not be decoded far enough for print_record(). */
