@@ -50,9 +50,12 @@ guest() {
 }
 timed "booting Debian's kernel in QEMU: the demo" guest
 if [ "$rc" = 0 ] && [ -s build/demo/smcd-kernel.pcap ] && [ -s build/demo/smcd-bpf.pcap ]; then
-	echo "The captures (tcpdump -r, Wireshark, smc dump read), of the same traffic:"
+	echo "The captures, of the same traffic:"
 	echo "  backend kernel: $top/build/demo/smcd-kernel.pcap"
 	echo "  backend bpf:    $top/build/demo/smcd-bpf.pcap"
+	echo "Read them (Wireshark shows plain UDP without the dissector):"
+	echo "  $top/smc/smc dump stats $top/build/demo/smcd-kernel.pcap"
+	echo "  tshark -X lua_script:$top/contrib/wireshark/smcdump.lua -r $top/build/demo/smcd-kernel.pcap"
 fi
 echo "demo: $((SECONDS - start)) s in all (after make deps demo)"
 exit "$rc"
