@@ -50,6 +50,7 @@ static void usage(FILE *f)
 struct opts {
 	struct dump_opts d;	/* the decoder's */
 	bool follow;		/* FILE and DIR */
+	const char *cmd;	/* read, follow, stats or analyze */
 	const char *file;
 };
 
@@ -107,6 +108,15 @@ static bool dashed_keyword(const char *a, const char *kw)
 	       (!a[n + 2] || a[n + 2] == '=');
 }
 
+/* A keyword of another dump command: named, not taken for FILE */
+static int foreign_keyword(const struct opts *o, const char *a)
+{
+	fprintf(stderr,
+		"Error: \"%s\" is not a keyword of \"smc dump %s\", try \"smc dump help\".\n",
+		a, o->cmd);
+	return DUMP_EXIT_USAGE;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
 	const char *pos[2];
@@ -145,6 +155,8 @@ static int parse(int argc, char **argv, struct opts *o)
 				return invarg("expected little or big",
 					      argv[i]);
 		} else if (!strcmp(a, "max-gap")) {
+			if (!o->follow)
+				return foreign_keyword(o, a);
 			if (++i == argc) {
 				fprintf(stderr,
 					"Error: \"%s\" needs a number of bytes, try \"smc dump help\".\n",
@@ -188,6 +200,8 @@ static int parse(int argc, char **argv, struct opts *o)
 				o->d.has_token = true;
 				o->d.token = (uint32_t)v;
 			}
+		} else if (!strcmp(a, "window") || !strcmp(a, "token")) {
+			return foreign_keyword(o, a);
 		} else if (dashed_keyword(a, "cdc-endian")) {
 			/* one grammar, the keyword one of the man page */
 			fprintf(stderr,
@@ -231,14 +245,16 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* read, follow, stats, analyze: what the decoder does (DUMP_F_*), then
- * the command's keywords and FILE, and DIR when @follow
+/* read, follow, stats, analyze: @cmd its name, what the decoder does
+ * (DUMP_F_*), then the command's keywords and FILE, and DIR when @follow
  */
-static int dump_file(unsigned int flags, bool follow, int argc, char **argv)
+static int dump_file(const char *cmd, unsigned int flags, bool follow,
+		     int argc, char **argv)
 {
 	struct opts o = { 0 };
 	int rc;
 
+	o.cmd = cmd;
 	o.d.flags = flags;
 	o.follow = follow;
 	o.d.max_gap = DUMP_MAX_GAP;
@@ -256,22 +272,22 @@ static int dump_file(unsigned int flags, bool follow, int argc, char **argv)
 
 static int dump_read(int argc, char **argv)
 {
-	return dump_file(DUMP_F_PRINT, false, argc, argv);
+	return dump_file("read", DUMP_F_PRINT, false, argc, argv);
 }
 
 static int dump_follow(int argc, char **argv)
 {
-	return dump_file(DUMP_F_TRACK, true, argc, argv);
+	return dump_file("follow", DUMP_F_TRACK, true, argc, argv);
 }
 
 static int dump_stats(int argc, char **argv)
 {
-	return dump_file(DUMP_F_TRACK, false, argc, argv);
+	return dump_file("stats", DUMP_F_TRACK, false, argc, argv);
 }
 
 static int dump_analyze(int argc, char **argv)
 {
-	return dump_file(DUMP_F_ANALYZE, false, argc, argv);
+	return dump_file("analyze", DUMP_F_ANALYZE, false, argc, argv);
 }
 
 static int dump_help(int argc, char **argv)

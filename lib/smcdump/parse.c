@@ -520,11 +520,20 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 	uint32_t avail;
 
 	memset(r, 0, sizeof(*r));
+	/* fewer bytes than the UDP header announces: the capture's fault */
+	if (len < sizeof(r->magic) && len < wire_len)
+		return bad(err, errlen,
+			   "header cut by the capture snaplen (%u of %u bytes)",
+			   len, wire_len);
 	if (len < sizeof(r->magic))
 		return bad(err, errlen, "short record: %u bytes", len);
 	r->magic = get_be32(p + HDR_OFF(magic));
 	if (r->magic != SMC_DUMP_MAGIC)
 		return bad(err, errlen, "bad magic 0x%08x", r->magic);
+	if (len < DUMP_LEGACY_PREFIX && len < wire_len)
+		return bad(err, errlen,
+			   "header cut by the capture snaplen (%u of %u bytes)",
+			   len, wire_len);
 	if (len < DUMP_LEGACY_PREFIX)
 		return bad(err, errlen, "short header: %u bytes", len);
 	r->hdr_ver = p[HDR_OFF(hdr_ver)];

@@ -357,3 +357,17 @@ PY
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "${lines[0]}" == "1 "*"CLC accept v2 len 94"*incomplete* ]]
 }
+
+@test "read: a record header the capture snaplen cut before its prefix is the capture's fault" {
+	# UDP header whole, then 2 and 6 of the record's 42 bytes: the
+	# capture cut them (caplen < len), the record is not short
+	mkcap "$T/cut.pcap" <<'EOF'
+f = eth(ip4(17, udp(record(0x5, 0, b"0123456789"))))
+OUT = struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 262144, 1)
+for i, n in enumerate((44, 48)):
+    OUT += struct.pack("<IIII", 1700000000, i, n, len(f)) + f[:n]
+EOF
+	run -1 "$SMC" dump read "$T/cut.pcap"
+	[[ "${lines[0]}" == *" malformed: header cut by the capture snaplen (2 of 42 bytes)" ]]
+	[[ "${lines[1]}" == *" malformed: header cut by the capture snaplen (6 of 42 bytes)" ]]
+}

@@ -765,6 +765,25 @@ EOF
 	run -0 "$SMC" dump analyze window 5 token 0x1 "$T/two.pcap"
 }
 
+@test "a keyword of another dump command is named, not taken for FILE or ignored" {
+	"$GEN" "$T/kw.pcap" <<'EOF'
+data token=1 len=10
+EOF
+	run -2 --separate-stderr "$SMC" dump read max-gap 5 "$T/kw.pcap"
+	[ -z "$output" ]
+	[ "$stderr" = 'Error: "max-gap" is not a keyword of "smc dump read", try "smc dump help".' ]
+	run -2 --separate-stderr "$SMC" dump stats token 7 "$T/kw.pcap"
+	[ "$stderr" = 'Error: "token" is not a keyword of "smc dump stats", try "smc dump help".' ]
+	run -2 --separate-stderr "$SMC" dump follow window 5 "$T/kw.pcap" "$T/kw"
+	[ "$stderr" = 'Error: "window" is not a keyword of "smc dump follow", try "smc dump help".' ]
+	[ ! -e "$T/kw" ]
+	run -2 --separate-stderr "$SMC" dump analyze max-gap 1 "$T/kw.pcap"
+	[ "$stderr" = 'Error: "max-gap" is not a keyword of "smc dump analyze", try "smc dump help".' ]
+	# where they belong they still work
+	run -0 "$SMC" dump follow max-gap 5 "$T/kw.pcap" "$T/kw"
+	run -0 "$SMC" dump analyze window 5 token 0x1 "$T/kw.pcap"
+}
+
 @test "JSON output parses, pretty too, for read, follow and stats" {
 	head -c 100000 /dev/urandom >"$T/j.bin"
 	follow_spec "$T/j.bin" "$T/j.bin" | gen "$T/js.pcap"
