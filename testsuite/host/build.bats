@@ -123,7 +123,7 @@ TEST "a" {
 	run ! grep -q x /dev/null
 	NOT grep -q x /dev/null || false
 	cat <<END
-! not a command: a here-document
+BANG not a command: a here-document
 END
 	NOT grep -q x /dev/null &&
 		true
@@ -137,7 +137,7 @@ EOF
 	# bats takes an "@test" at a line's start as a test even inside a
 	# here-document, and checkers of the suite take its dead lines for
 	# ours: the planted file gets its @test and those "!" only now
-	sed -i -e 's/^TEST /@test /' -e 's/^\tNOT /\t! /' "$f"
+	sed -i -e 's/^TEST /@test /' -e 's/^\tNOT /\t! /' -e 's/^BANG /! /' "$f"
 	run -1 python3 "$TLIB/dead_bang.py" "$f"
 	echo "$output"
 	[ "$output" = "$f:12: ! grep -q x /dev/null && true
