@@ -466,7 +466,7 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 		print_string(PRINT_ANY, "type", " %s", "data");
 	else if (r->type == SMC_DUMP_TYPE_CDC)
 		print_string(PRINT_JSON, "type", NULL, "cdc"); /* print_cdc */
-	else if (r->type == SMC_DUMP_TYPE_LLC)
+	else if (r->type == SMC_DUMP_TYPE_LLC && r->hdr_ver >= 4)
 		print_string(PRINT_ANY, "type", " %s", "llc");
 	else
 		print_string(PRINT_ANY, "type", " %s",
