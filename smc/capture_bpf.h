@@ -24,8 +24,8 @@
  * link takes (its MTU, 65535 bytes, header included: AF_PACKET refuses a
  * longer frame with EMSGSIZE) less the IP, UDP and record headers. For
  * IPv4 that is the kernel series' limit too; for IPv6 the series goes to
- * 65495 (it hands its records to the taps without an MTU check), the bpf
- * backend stops at 65455, so its IPv6 records split a block elsewhere
+ * 65487 (it hands its records to the taps without an MTU check), the bpf
+ * backend stops at 65447, so its IPv6 records split a block elsewhere
  * (the stream and its offsets are the same).
  */
 #define SMC_BPF_MAX_PAYLOAD	(65535 - 20 - 8 - 40)
