@@ -1264,6 +1264,9 @@ static void sseq_settle(struct dump_ctx *c)
 	for (k = c->conns.first; k; k = k->next)
 		memset(k->lost, 0, sizeof(k->lost));
 	dump_sseqs_settle(&c->sseqs, sseq_note, c);
+	/* streams left uncounted: the report says out-of-memory */
+	if (c->sseqs.nomem)
+		c->nomem = true;
 }
 
 int dump_ctx_finish(struct dump_ctx *c)
