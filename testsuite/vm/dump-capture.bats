@@ -42,6 +42,9 @@ fg_start() {
 	local ns=$1
 	shift 2
 	local d=$BATS_TEST_TMPDIR
+	# a previous capture's fg.err names its link: the new job may not
+	# have truncated the file yet when fg_wait first reads it
+	rm -f "$d/fg.out" "$d/fg.err"
 	if [ -n "$ns" ]; then
 		ip netns exec "$ns" "$SMC" dump start "$@" >"$d/fg.out" 2>"$d/fg.err" &
 	else
