@@ -39,7 +39,10 @@
 #define DUMP_ERRLEN		128
 
 /* Fixed sizes of the formats we decode. */
-#define DUMP_HDR_LEN		32	/* struct smc_dump_hdr, hdr_ver 3 */
+#define DUMP_HDR_LEN		32	/* the hdr_ver 3 header, the shortest */
+#define DUMP_HDR_V4_LEN		40	/* struct smc_dump_hdr, hdr_ver 4 */
+#define DUMP_LLC_LINK_LEN	48	/* struct smc_dump_llc_link */
+#define DUMP_LLC_MIN		44	/* an LLC message: at least v1's size */
 #define DUMP_LEGACY_PREFIX	10	/* magic .. len, every hdr_ver */
 #define DUMP_CDC_R_LEN		44	/* SMC-R struct smc_cdc_msg on the wire */
 #define DUMP_CDC_D_LEN		32	/* SMC-D struct smcd_cdc_msg */
@@ -162,6 +165,12 @@ bool dump_dlt_supported(int dlt);
  *	2 the whole hdr_ver 3 header, its lengths consistent with the frame
  * @legacy: hdr_ver below 3 (Alibaba's layout): only the prefix is known
  * @magic .. @offset: the header fields, host order (see smc_dump.h)
+ * @has_sseq: the header has @stream_seq (hdr_ver 4 on): loss is told per
+ *	stream; without it only the link's @seq gaps can hint at loss
+ * @stream_seq: the record's number in its token, direction and type
+ * @big_endian: host-order payload fields (the SMC-D CDC message) are
+ *	big-endian: SMC_DUMP_F_BIG_ENDIAN (hdr_ver 4 on), else the reader's
+ *	cdc-endian option
  * @payload: the payload (legacy: the bytes after the 10-byte prefix)
  * @payload_len: payload bytes present in the capture
  * @payload_wire_len: payload bytes the record has (len - hdr_len)
@@ -183,6 +192,9 @@ struct dump_rec {
 	uint32_t token;
 	uint32_t orig_len;
 	uint64_t offset;
+	bool has_sseq;
+	uint32_t stream_seq;
+	bool big_endian;
 	const uint8_t *payload;
 	uint32_t payload_len;
 	uint32_t payload_wire_len;

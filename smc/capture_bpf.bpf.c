@@ -151,6 +151,7 @@ struct conn_addr {
 	__u16 lport;
 	__u16 rport;
 	__u8 family;
+	__u32 sseq[4];	/* the next stream_seq: [rx * 2 + (type == CDC)] */
 } __attribute__((aligned(8)));
 
 struct {
@@ -173,6 +174,7 @@ struct cdc_stash {
 	__u64 conn;
 	__u64 buf;
 	__u32 seq;
+	__u32 sseq;
 	__u8 armed;
 	__u8 have;
 	__u8 msg[SMC_BPF_CDC_R_LEN];
@@ -241,6 +243,23 @@ static __always_inline void get_addr(struct smc_connection___x *conn,
 		*(__u32 *)a->raddr = BPF_CORE_READ(sk, __sk_common.skc_daddr);
 	}
 	bpf_map_update_elem(&conn_addrs, &key, a, BPF_ANY);
+}
+
+/* Take @n stream_seq numbers of @conn's records of direction @rx and
+ * @type, whether the records then reach the ring or not: a record lost
+ * is a gap. A connection without an address entry (no CLC socket yet)
+ * numbers from 0 each time; its records carry no addresses either.
+ */
+static __always_inline __u32 take_sseq(struct smc_connection___x *conn,
+				       bool rx, __u8 type, __u32 n)
+{
+	__u64 key = (__u64)conn;
+	struct conn_addr *c = bpf_map_lookup_elem(&conn_addrs, &key);
+	__u32 i = (rx ? 2 : 0) + (type == SMC_DUMP_TYPE_CDC ? 1 : 0);
+
+	if (!c)
+		return 0;
+	return __sync_fetch_and_add(&c->sseq[i & 3], n);
 }
 
 /*
@@ -345,6 +364,7 @@ static long data_chunk(__u32 i, void *arg)
 		c->t.flags |= SMC_DUMP_F_TRUNC;
 	}
 	c->t.seq = __sync_fetch_and_add(&seq_next, 1);
+	c->t.sseq++;
 	c->t.orig_len = n;
 	c->t.count = c->pos;
 	c->t.wrap = (__u16)c->wrap;
@@ -365,15 +385,26 @@ static __always_inline void data_records(struct smc_connection___x *conn,
 					 __u32 len)
 {
 	struct chunk_ctx c;
+	__u32 first, max, nrec;
 
 	if (!len || !buflen || len > buflen ||
 	    !conn_match(conn, SMC_DUMP_TYPE_RAW, &c.t))
 		return;
+	max = c.t.family == AF_INET6 ? SMC_BPF_MAX_PAYLOAD_V6 :
+	      SMC_BPF_MAX_PAYLOAD;
+	/* the records data_chunk() will make: up to the ring's end, then
+	 * from its start, each at most @max bytes
+	 */
+	if (from.count >= buflen)
+		return;
+	first = buflen - from.count < len ? buflen - from.count : len;
+	nrec = (first + max - 1) / max + (len - first + max - 1) / max;
+	/* data_chunk() adds one before each record: start one below */
+	c.t.sseq = take_sseq(conn, rx, SMC_DUMP_TYPE_RAW, nrec) - 1;
 	c.t.flags = rx ? SMC_DUMP_F_RX : 0;
 	c.t.buflen = buflen;
 	c.ring = ring;
-	c.max = c.t.family == AF_INET6 ? SMC_BPF_MAX_PAYLOAD_V6 :
-		SMC_BPF_MAX_PAYLOAD;
+	c.max = max;
 	c.buflen = buflen;
 	c.pos = from.count;
 	c.left = len;
@@ -403,6 +434,7 @@ static __always_inline void cdc_record(struct smc_connection___x *conn,
 		return;
 	t.flags = flags | (rx ? SMC_DUMP_F_RX : 0);
 	t.seq = __sync_fetch_and_add(&seq_next, 1);
+	t.sseq = take_sseq(conn, rx, SMC_DUMP_TYPE_CDC, 1);
 	t.orig_len = len;
 	emit(&t, msg, len);
 }
@@ -532,6 +564,7 @@ int BPF_PROG(wr_send_enter)
 		return 0;
 	bpf_probe_read_kernel(s->msg, sizeof(s->msg), (void *)s->buf);
 	s->seq = __sync_fetch_and_add(&seq_next, 1);
+	s->sseq = take_sseq((void *)s->conn, false, SMC_DUMP_TYPE_CDC, 1);
 	s->have = 1;
 	return 0;
 }
@@ -550,6 +583,7 @@ int BPF_PROG(wr_send_exit, void *link, void *priv, int ret)
 		return 0;
 	t.flags = ret ? SMC_DUMP_F_FAILED : 0;
 	t.seq = s->seq;
+	t.sseq = s->sseq;
 	t.orig_len = SMC_BPF_CDC_R_LEN;
 	emit(&t, s->msg, SMC_BPF_CDC_R_LEN);
 	return 0;
@@ -591,6 +625,7 @@ int BPF_PROG(ism_write_enter, struct smc_connection___x *conn, void *data,
 	s->conn = (__u64)conn;
 	bpf_probe_read_kernel(s->msg, SMC_BPF_CDC_D_LEN, data);
 	s->seq = __sync_fetch_and_add(&seq_next, 1);
+	s->sseq = take_sseq(conn, false, SMC_DUMP_TYPE_CDC, 1);
 	s->have = 1;
 	return 0;
 }
@@ -610,6 +645,7 @@ int BPF_PROG(ism_write_exit, struct smc_connection___x *conn, void *data,
 		return 0;
 	t.flags = ret ? SMC_DUMP_F_FAILED : 0;
 	t.seq = s->seq;
+	t.sseq = s->sseq;
 	t.orig_len = SMC_BPF_CDC_D_LEN;
 	emit(&t, s->msg, SMC_BPF_CDC_D_LEN);
 	return 0;

@@ -426,8 +426,13 @@ static void send_record(struct bpf_cap *b, const struct smc_bpf_rec *r,
 					    SMC_DUMP_TYPE_CDC;
 	h->len = htons((uint16_t)(sizeof(*h) + r->caplen));
 	h->hdr_len = sizeof(*h);
-	h->flags = r->flags;
+	/* the SMC-D CDC payload is in this host's byte order, as the
+	 * programs on this host copied it
+	 */
+	h->flags = r->flags | (htonl(1) == 1 ? SMC_DUMP_F_BIG_ENDIAN : 0);
 	h->seq = htonl(r->seq);
+	h->stream_seq = htonl(r->sseq);
+	h->reserved = 0;
 	h->token = htonl(r->token);
 	h->orig_len = htonl(r->orig_len);
 	h->offset = r->kind == SMC_BPF_DATA ? htobe64(stream_offset(b, r)) : 0;

@@ -24,12 +24,12 @@
  * link takes (its MTU, 65535 bytes, header included: AF_PACKET refuses a
  * longer frame with EMSGSIZE) less the IP, UDP and record headers. For
  * IPv4 that is the kernel series' limit too; for IPv6 the series goes to
- * 65495 (it hands its records to the taps without an MTU check), the bpf
- * backend stops at 65455, so its IPv6 records split a block elsewhere
+ * 65487 (it hands its records to the taps without an MTU check), the bpf
+ * backend stops at 65447, so its IPv6 records split a block elsewhere
  * (the stream and its offsets are the same).
  */
-#define SMC_BPF_MAX_PAYLOAD	(65535 - 20 - 8 - 32)
-#define SMC_BPF_MAX_PAYLOAD_V6	(65535 - 40 - 8 - 32)
+#define SMC_BPF_MAX_PAYLOAD	(65535 - 20 - 8 - 40)
+#define SMC_BPF_MAX_PAYLOAD_V6	(65535 - 40 - 8 - 40)
 
 /* smc_bpf_cfg.mode and .type: the values of the link's filter
  * (enum smc_dummy_mode, enum smc_dummy_capture)
@@ -56,6 +56,8 @@
  * @rport: peer TCP port, network byte order
  * @laddr: local address (IPv4: the first 4 bytes)
  * @raddr: peer address
+ * @sseq: the record's stream_seq: its number among the records of its
+ *	connection, direction and type, lost ones too
  * @conn: kernel address of the connection, its identity until SMC_BPF_END
  */
 struct smc_bpf_rec {
@@ -74,7 +76,7 @@ struct smc_bpf_rec {
 	__u8	pad;
 	__u16	lport;
 	__u16	rport;
-	__u32	pad2;
+	__u32	sseq;
 	__u8	laddr[16];
 	__u8	raddr[16];
 	__u64	conn;

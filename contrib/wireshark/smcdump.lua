@@ -18,12 +18,15 @@
 -- operations through bit32.
 
 local MAGIC = 0xCFD3E7A5
-local HDR_VER = 3
-local HDR_LEN = 32		-- struct smc_dump_hdr
+local HDR_VER = 3		-- the first hdr_ver of this layout; below: Alibaba's
+local HDR_LEN = 32		-- the hdr_ver 3 header
+local HDR_V4_LEN = 40		-- struct smc_dump_hdr, hdr_ver 4: + stream_seq
+local LLC_LINK_LEN = 48		-- struct smc_dump_llc_link
+local LLC_MIN = 44		-- an LLC message, at least v1's size
 local LEGACY_PREFIX = 10	-- magic, versions, mode, type, len
 local MODE_SMCR, MODE_SMCD = 1, 2
-local TYPE_RAW, TYPE_CDC = 1, 2
-local F_RX, F_TRUNC, F_FAILED = 0x01, 0x02, 0x04
+local TYPE_RAW, TYPE_CDC, TYPE_LLC = 1, 2, 3
+local F_RX, F_TRUNC, F_FAILED, F_BIG_ENDIAN = 0x01, 0x02, 0x04, 0x08
 local CDC_TYPE = 0xFE
 local CDC_R_LEN, CDC_D_LEN = 44, 32
 
@@ -32,7 +35,19 @@ local smcdump = Proto("smcdump", "SMC dump record")
 -- ------------------------------------------------------------ fields
 
 local mode_names = { [MODE_SMCR] = "SMC-R", [MODE_SMCD] = "SMC-D" }
-local type_names = { [TYPE_RAW] = "data", [TYPE_CDC] = "CDC" }
+local type_names = { [TYPE_RAW] = "data", [TYPE_CDC] = "CDC",
+		     [TYPE_LLC] = "LLC" }
+-- LLC message types (net/smc/smc_llc.h), SMC-Rv2's forms from 0x21
+local llc_names = {
+	[0x01] = "CONFIRM_LINK", [0x02] = "ADD_LINK",
+	[0x03] = "ADD_LINK_CONT", [0x04] = "DELETE_LINK",
+	[0x05] = "REQ_ADD_LINK", [0x06] = "CONFIRM_RKEY",
+	[0x07] = "TEST_LINK", [0x08] = "CONFIRM_RKEY_CONT",
+	[0x09] = "DELETE_RKEY", [0x21] = "CONFIRM_LINK_V2",
+	[0x22] = "ADD_LINK_V2", [0x24] = "DELETE_LINK_V2",
+	[0x25] = "REQ_ADD_LINK_V2", [0x26] = "CONFIRM_RKEY_V2",
+	[0x27] = "TEST_LINK_V2", [0x29] = "DELETE_RKEY_V2",
+}
 
 -- bit values from the __BIG_ENDIAN_BITFIELD layouts of struct
 -- smc_cdc_producer_flags and smc_cdc_conn_state_flags (net/smc/smc.h):
@@ -68,14 +83,37 @@ local f = {
 				      "Truncated by snaplen", 8, nil, F_TRUNC),
 	flags_failed = ProtoField.bool("smcdump.flags.failed",
 				       "Send failed", 8, nil, F_FAILED),
+	flags_be = ProtoField.bool("smcdump.flags.big_endian",
+				   "Big-endian host (SMC-D CDC byte order)", 8,
+				   nil, F_BIG_ENDIAN),
 	flags_res = ProtoField.uint8("smcdump.flags.reserved", "Reserved",
-				     base.HEX, nil, 0xF8),
+				     base.HEX, nil, 0xF0),
 	dir = ProtoField.string("smcdump.dir", "Direction"),
 	seq = ProtoField.uint32("smcdump.seq", "Link sequence number", base.DEC),
 	token = ProtoField.uint32("smcdump.token", "Connection token", base.HEX),
 	orig_len = ProtoField.uint32("smcdump.orig_len", "Original payload length",
 				     base.DEC),
 	offset = ProtoField.uint64("smcdump.offset", "Offset", base.DEC),
+	stream_seq = ProtoField.uint32("smcdump.stream_seq",
+				       "Stream sequence number", base.DEC),
+	hdr_reserved = ProtoField.uint32("smcdump.reserved", "Reserved",
+					 base.HEX),
+	llc = ProtoField.none("smcdump.llc", "LLC message"),
+	llc_lgr = ProtoField.uint32("smcdump.llc.lgr_id", "Link group id",
+				    base.HEX),
+	llc_link = ProtoField.uint8("smcdump.llc.link_id", "Link id", base.DEC),
+	llc_port = ProtoField.uint8("smcdump.llc.ib_port", "RDMA port", base.DEC),
+	llc_qp = ProtoField.uint32("smcdump.llc.qpn", "Local QP number",
+				   base.DEC),
+	llc_peer_qp = ProtoField.uint32("smcdump.llc.peer_qpn",
+					"Peer QP number", base.DEC),
+	llc_gid = ProtoField.ipv6("smcdump.llc.gid", "Local GID"),
+	llc_peer_gid = ProtoField.ipv6("smcdump.llc.peer_gid", "Peer GID"),
+	llc_type = ProtoField.uint8("smcdump.llc.type", "LLC message type",
+				    base.HEX, llc_names),
+	llc_resp = ProtoField.bool("smcdump.llc.response", "Response", 8, nil,
+				   0x80),
+	llc_msg = ProtoField.bytes("smcdump.llc.msg", "LLC message bytes"),
 	hdr_extra = ProtoField.bytes("smcdump.hdr_extra",
 				     "Header bytes not known to this dissector"),
 	payload_len = ProtoField.uint32("smcdump.payload_len",
@@ -256,7 +294,7 @@ end
 
 -- Decode the CDC message in tvb range r (len bytes captured, the whole
 -- message present). Returns the error text or nil, and a summary.
-local function dissect_cdc(r, len, smcd, tree)
+local function dissect_cdc(r, len, smcd, tree, big)
 	local need = smcd and CDC_D_LEN or CDC_R_LEN
 	local kind = smcd and "SMC-D" or "SMC-R"
 	local st = tree:add(f.cdc, r)
@@ -273,7 +311,13 @@ local function dissect_cdc(r, len, smcd, tree)
 
 	st:add(f.cdc_type, r(0, 1))
 	if smcd then
-		local little = smcdump.prefs.cdc_endian ~= ENDIAN_BIG
+		-- hdr_ver 4 on: the record says; older: the preference
+		local little
+		if big == nil then
+			little = smcdump.prefs.cdc_endian ~= ENDIAN_BIG
+		else
+			little = not big
+		end
 		local function u(o, n)
 			if little then
 				return r(o, n):le_uint()
@@ -491,6 +535,16 @@ local function dissect(tvb, pinfo, tree)
 			  string.format("hdr_len %u below %u", hdr_len, HDR_LEN))
 		return wire
 	end
+	local known = HDR_LEN
+	if hdr_ver >= 4 then
+		known = HDR_V4_LEN
+		if hdr_len < HDR_V4_LEN then
+			malformed(top, top, pinfo,
+				  string.format("hdr_len %u below %u for hdr_ver %u",
+						hdr_len, HDR_V4_LEN, hdr_ver))
+			return wire
+		end
+	end
 	if rlen < hdr_len then
 		malformed(top, top, pinfo,
 			  string.format("len %u below hdr_len %u", rlen, hdr_len))
@@ -506,6 +560,9 @@ local function dissect(tvb, pinfo, tree)
 	ft:add(f.flags_rx, tvb(11, 1))
 	ft:add(f.flags_trunc, tvb(11, 1))
 	ft:add(f.flags_failed, tvb(11, 1))
+	if hdr_ver >= 4 then
+		ft:add(f.flags_be, tvb(11, 1))
+	end
 	ft:add(f.flags_res, tvb(11, 1))
 	top:add(f.dir, tvb(11, 1), dir):set_generated()
 	top:add(f.seq, tvb(12, 4))
@@ -524,8 +581,14 @@ local function dissect(tvb, pinfo, tree)
 					cap, hdr_len))
 		return wire
 	end
-	if hdr_len > HDR_LEN then
-		top:add(f.hdr_extra, tvb(HDR_LEN, hdr_len - HDR_LEN))
+	local big = nil
+	if hdr_ver >= 4 then
+		top:add(f.stream_seq, tvb(32, 4))
+		top:add(f.hdr_reserved, tvb(36, 4))
+		big = bit32.band(flags, F_BIG_ENDIAN) ~= 0
+	end
+	if hdr_len > known then
+		top:add(f.hdr_extra, tvb(known, hdr_len - known))
 	end
 
 	local pay_wire = rlen - hdr_len
@@ -546,14 +609,18 @@ local function dissect(tvb, pinfo, tree)
 	local err = nil
 	if mode ~= MODE_SMCR and mode ~= MODE_SMCD then
 		err = string.format("unknown mode %u", mode)
-	elseif rtype ~= TYPE_RAW and rtype ~= TYPE_CDC then
+	elseif rtype ~= TYPE_RAW and rtype ~= TYPE_CDC and
+	       (rtype ~= TYPE_LLC or hdr_ver < 4) then
 		err = string.format("unknown type %u", rtype)
+	elseif rtype == TYPE_LLC and mode ~= MODE_SMCR then
+		err = "LLC record of an SMC-D link group"
 	elseif orig_len < pay_wire then
 		err = string.format("orig_len %u below the payload %u", orig_len,
 				    pay_wire)
 	elseif trunc then
-		if rtype == TYPE_CDC then
-			err = "CDC record marked truncated"
+		if rtype ~= TYPE_RAW then
+			err = (rtype == TYPE_CDC and "CDC" or "LLC") ..
+			      " record marked truncated"
 		elseif orig_len == pay_wire then
 			err = string.format("marked truncated, but orig_len %u equals the payload",
 					    orig_len)
@@ -562,8 +629,14 @@ local function dissect(tvb, pinfo, tree)
 		err = string.format("orig_len %u differs from the payload %u, not marked truncated",
 				    orig_len, pay_wire)
 	end
-	if not err and rtype == TYPE_CDC and offset ~= UInt64(0) then
-		err = string.format("CDC record with offset %s", tostring(offset))
+	if not err and rtype ~= TYPE_RAW and offset ~= UInt64(0) then
+		err = string.format("%s record with offset %s",
+				    rtype == TYPE_CDC and "CDC" or "LLC",
+				    tostring(offset))
+	end
+	if not err and rtype == TYPE_LLC and pay_wire < LLC_LINK_LEN + LLC_MIN then
+		err = string.format("LLC record of %u payload bytes, need %u (link, message)",
+				    pay_wire, LLC_LINK_LEN + LLC_MIN)
 	end
 	if not err and offset > UInt64.max() - orig_len then
 		err = string.format("offset %s + orig_len %u overflows",
@@ -609,7 +682,7 @@ local function dissect(tvb, pinfo, tree)
 				local summary
 				err, summary = dissect_cdc(pay, pay_cap,
 							   mode == MODE_SMCD,
-							   top)
+							   top, big)
 				if mode == MODE_SMCR and
 				   pay_cap >= CDC_R_LEN then
 					pinfo.cols.info:append(string.format(" seqno %u",
@@ -623,6 +696,31 @@ local function dissect(tvb, pinfo, tree)
 			end
 		end
 		top:append_text(", CDC")
+	elseif rtype == TYPE_LLC then
+		pinfo.cols.info:append(" LLC")
+		if not err and pay and pay_cap >= LLC_LINK_LEN + 4 then
+			local lt = top:add(f.llc, pay)
+			local m = pay(LLC_LINK_LEN)
+			local name = llc_names[m(0, 1):uint()] or
+				     string.format("llc-type 0x%02x", m(0, 1):uint())
+
+			lt:add(f.llc_lgr, pay(0, 4))
+			lt:add(f.llc_link, pay(4, 1))
+			lt:add(f.llc_port, pay(5, 1))
+			lt:add(f.llc_qp, pay(8, 4))
+			lt:add(f.llc_peer_qp, pay(12, 4))
+			lt:add(f.llc_gid, pay(16, 16))
+			lt:add(f.llc_peer_gid, pay(32, 16))
+			lt:add(f.llc_type, m(0, 1))
+			lt:add(f.llc_resp, m(3, 1))
+			lt:add(f.llc_msg, m)
+			lt:set_text("LLC " .. name)
+			pinfo.cols.info:append(" " .. name)
+			if bit32.band(m(3, 1):uint(), 0x80) ~= 0 then
+				pinfo.cols.info:append(" response")
+			end
+		end
+		top:append_text(", LLC")
 	end
 	if err then
 		malformed(top, top, pinfo, err)

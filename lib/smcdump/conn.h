@@ -33,6 +33,9 @@ struct dump_aconn;
  * @rport: peer TCP port, host byte order
  * @track: the tracker's state of it, NULL until the tracker took a record
  * @an: the analyzer's, NULL until the analyzer took a record
+ * @has_sseq: its records carry stream_seq (hdr_ver 4 on)
+ * @lost: records lost by stream_seq, [0 sent, 1 received][0 data, 1 CDC],
+ *	summed over the links (dump_sseqs_settle() through decode.c)
  */
 struct dump_conn {
 	struct dump_conn *hnext;
@@ -46,6 +49,8 @@ struct dump_conn {
 	uint16_t rport;
 	struct dump_tconn *track;
 	struct dump_aconn *an;
+	bool has_sseq;
+	uint64_t lost[2][2];
 };
 
 /**

@@ -103,6 +103,7 @@ void dump_ctx_free(struct dump_ctx *c)
 	dump_track_free(c->track);
 	dump_analyze_free(c->an);
 	dump_conns_release(&c->conns);
+	dump_sseqs_release(&c->sseqs);
 	while (c->clc_parts) {
 		struct dump_clc_part *part = c->clc_parts;
 
@@ -370,12 +371,68 @@ static void print_tail(const struct dump_ctx *c, const struct dump_rec *r,
 	print_end();
 }
 
+/* LLC message types (net/smc/smc_llc.h); SMC-Rv2's forms are 0x20 on */
+static const char *llc_name(uint8_t type)
+{
+	switch (type) {
+	case 0x01: return "CONFIRM_LINK";
+	case 0x02: return "ADD_LINK";
+	case 0x03: return "ADD_LINK_CONT";
+	case 0x04: return "DELETE_LINK";
+	case 0x05: return "REQ_ADD_LINK";
+	case 0x06: return "CONFIRM_RKEY";
+	case 0x07: return "TEST_LINK";
+	case 0x08: return "CONFIRM_RKEY_CONT";
+	case 0x09: return "DELETE_RKEY";
+	case 0x21: return "CONFIRM_LINK_V2";
+	case 0x22: return "ADD_LINK_V2";
+	case 0x24: return "DELETE_LINK_V2";
+	case 0x25: return "REQ_ADD_LINK_V2";
+	case 0x26: return "CONFIRM_RKEY_V2";
+	case 0x27: return "TEST_LINK_V2";
+	case 0x29: return "DELETE_RKEY_V2";
+	}
+	return NULL;
+}
+
+/* An LLC record's link (struct smc_dump_llc_link) and its message's type */
+static void print_llc(const struct dump_rec *r)
+{
+	const uint8_t *p = r->payload, *m = p + DUMP_LLC_LINK_LEN;
+	char buf[INET6_ADDRSTRLEN];
+	const char *name;
+
+	if (r->payload_len < DUMP_LLC_LINK_LEN + 4)
+		return;	/* the capture cut it: "captured" says so */
+	snprintf(buf, sizeof(buf), "0x%08x", get_be32(p));
+	print_string(PRINT_ANY, "lgr_id", " lgr %s", buf);
+	print_uint(PRINT_ANY, "link_id", " link %u", p[4]);
+	print_uint(PRINT_ANY, "qpn", " qp %u", get_be32(p + 8));
+	print_uint(PRINT_ANY, "peer_qpn", " peer-qp %u", get_be32(p + 12));
+	inet_ntop(AF_INET6, p + 16, buf, sizeof(buf));
+	print_string(PRINT_ANY, "gid", " gid %s", buf);
+	inet_ntop(AF_INET6, p + 32, buf, sizeof(buf));
+	print_string(PRINT_ANY, "peer_gid", " peer-gid %s", buf);
+	name = llc_name(m[0]);
+	if (name) {
+		print_string(PRINT_ANY, "msg_type", " %s", name);
+	} else {
+		snprintf(buf, sizeof(buf), "0x%02x", m[0]);
+		print_string(PRINT_ANY, "msg_type", " llc-type %s", buf);
+	}
+	/* the response flag: byte 3 of v1 and v2 headers alike */
+	print_bool(PRINT_JSON, "response", NULL, m[3] & 0x80);
+	if (m[3] & 0x80)
+		print_string(PRINT_FP, NULL, "%s", " response");
+}
+
 /* A record whose whole header was decoded (level 2), or a legacy one. */
 static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 			 const struct dump_pkt *pkt, const struct dump_rec *r,
 			 const struct dump_cdc *cdc, const char *err)
 {
 	char buf[24];
+	bool brief;
 
 	print_head(c, sec, nsec);
 	print_mode(r->mode);
@@ -409,11 +466,16 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 		print_string(PRINT_ANY, "type", " %s", "data");
 	else if (r->type == SMC_DUMP_TYPE_CDC)
 		print_string(PRINT_JSON, "type", NULL, "cdc"); /* print_cdc */
+	else if (r->type == SMC_DUMP_TYPE_LLC && r->hdr_ver >= 4)
+		print_string(PRINT_ANY, "type", " %s", "llc");
 	else
 		print_string(PRINT_ANY, "type", " %s",
 			     type_unknown(r->type, buf, sizeof(buf)));
 	print_uint(c->o.details ? PRINT_ANY : PRINT_JSON, "seq", " seq %u",
 		   r->seq);
+	if (r->has_sseq)
+		print_uint(c->o.details ? PRINT_ANY : PRINT_JSON, "stream_seq",
+			   " stream-seq %u", r->stream_seq);
 	print_uint(c->o.details ? PRINT_ANY : PRINT_JSON, "hdr_ver",
 		   " hdr_ver %u", r->hdr_ver);
 	print_uint(c->o.details ? PRINT_ANY : PRINT_JSON, "smc_ver",
@@ -422,9 +484,10 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 		   " hdr_len %u", r->hdr_len);
 	print_hex(c->o.details ? PRINT_ANY : PRINT_JSON, "flags",
 		  " flags 0x%02x", r->flags);
-	if (r->type != SMC_DUMP_TYPE_CDC || c->o.details || is_json_context())
+	brief = r->type == SMC_DUMP_TYPE_CDC || r->type == SMC_DUMP_TYPE_LLC;
+	if (!brief || c->o.details || is_json_context())
 		print_u64(PRINT_ANY, "offset", " offset %" PRIu64, r->offset);
-	if (r->type != SMC_DUMP_TYPE_CDC || c->o.details || is_json_context())
+	if (!brief || c->o.details || is_json_context())
 		print_uint(PRINT_ANY, "len", " len %u", r->payload_wire_len);
 	print_uint(r->flags & SMC_DUMP_F_TRUNC || c->o.details ? PRINT_ANY :
 		   PRINT_JSON, "orig_len", " orig_len %u", r->orig_len);
@@ -437,6 +500,8 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 		   " captured %u", r->payload_len);
 	if (cdc)
 		print_cdc(c, cdc);
+	if (r->type == SMC_DUMP_TYPE_LLC && !err)
+		print_llc(r);
 	print_tail(c, r, err);
 }
 
@@ -560,15 +625,18 @@ static struct dump_link *link_find(struct dump_ctx *c,
 	return l;
 }
 
-/* Sequence numbers of the link's records: gaps are lost records. */
-static void link_seq(struct dump_ctx *c, const struct dump_pkt *pkt,
-		     uint32_t seq)
+/* Sequence numbers of the link's records: gaps are records lost or, from
+ * hdr_ver 4 on, told apart by stream_seq, records a tap's filter left out.
+ * Returns the link, NULL when there was no memory for it.
+ */
+static struct dump_link *link_seq(struct dump_ctx *c,
+				  const struct dump_pkt *pkt, uint32_t seq)
 {
 	struct dump_link *l = link_find(c, pkt, true);
 	uint32_t d;
 
 	if (!l)
-		return;
+		return NULL;
 	if (!l->records++) {
 		l->first_seq = seq;
 	} else if (seq != l->next_seq) {
@@ -584,10 +652,11 @@ static void link_seq(struct dump_ctx *c, const struct dump_pkt *pkt,
 			l->reordered++;
 			if (l->lost)
 				l->lost--;
-			return;
+			return l;
 		}
 	}
 	l->next_seq = seq + 1;
+	return l;
 }
 
 static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
@@ -596,6 +665,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 	struct dump_cdc cdc, *pcdc = NULL;
 	struct dump_conn *k = NULL;
 	char err[DUMP_ERRLEN];
+	struct dump_link *l;
 	struct dump_rec r;
 	int rc;
 
@@ -638,8 +708,12 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 				 r.payload_len, r.payload_wire_len);
 			rc = DUMP_BAD;
 		} else {
+			/* the record says its byte order from hdr_ver 4
+			 * on; older ones take the reader's word
+			 */
 			rc = dump_parse_cdc(r.payload, r.payload_len,
 					    r.mode == SMC_DUMP_MODE_SMCD,
+					    r.has_sseq ? r.big_endian :
 					    c->o.cdc_big_endian, &cdc, err,
 					    sizeof(err));
 			if (r.payload_len >= (r.mode == SMC_DUMP_MODE_SMCD ?
@@ -649,13 +723,24 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 	}
 	if (rc == DUMP_OK) {
 		c->cnt[r.type == SMC_DUMP_TYPE_CDC ? DUMP_CNT_CDC :
+		       r.type == SMC_DUMP_TYPE_LLC ? DUMP_CNT_LLC :
 						     DUMP_CNT_DATA]++;
-		link_seq(c, pkt, r.seq);
-		if (c->track || c->an)
+		l = link_seq(c, pkt, r.seq);
+		if (r.type != SMC_DUMP_TYPE_LLC &&
+		    (c->track || c->an || r.has_sseq))
 			k = dump_conns_get(&c->conns, pkt, &r);
-		if (c->track)
+		if (r.has_sseq && l) {
+			l->sseq_records++;
+			if (k)
+				k->has_sseq = true;
+			dump_sseqs_add(&c->sseqs, (uint32_t)(l - c->links), k,
+				       r.token, r.mode, r.flags & SMC_DUMP_F_RX,
+				       r.type, r.stream_seq);
+		}
+		/* an LLC record is of a link group: no connection, no stream */
+		if (c->track && r.type != SMC_DUMP_TYPE_LLC)
 			dump_track_record(c->track, k, &r, pcdc);
-		if (c->an)
+		if (c->an && r.type != SMC_DUMP_TYPE_LLC)
 			dump_analyze_record(c->an, c->frame, sec, nsec, k, &r,
 					    pcdc);
 	} else {
@@ -1083,9 +1168,15 @@ static int track_report(struct dump_ctx *c)
 	open_json_array(PRINT_JSON, "links");
 	for (i = 0; i < c->nlinks; i++) {
 		const struct dump_link *l = &c->links[i];
+		/* stream_seq tells loss from what a filter left out; only
+		 * records without it leave the link's seq gaps to tell
+		 */
+		uint64_t l_lost = l->sseq_records ? l->sseq_lost : l->lost;
+		uint64_t l_late = l->sseq_records ? l->sseq_late :
+				  l->reordered;
 
 		gaps += l->gaps;
-		lost += l->lost;
+		lost += l_lost;
 		open_json_object(NULL);
 		fmt_link(l, buf, sizeof(buf));
 		print_string(PRINT_ANY, "link", "link %s", buf);
@@ -1095,9 +1186,9 @@ static int track_report(struct dump_ctx *c)
 			   l->first_seq);
 		print_uint(PRINT_ANY, "next_seq", " next-seq %u", l->next_seq);
 		print_u64(PRINT_ANY, "seq_gaps", " seq-gaps %" PRIu64, l->gaps);
-		print_u64(PRINT_ANY, "lost", " lost %" PRIu64, l->lost);
+		print_u64(PRINT_ANY, "lost", " lost %" PRIu64, l_lost);
 		print_u64(PRINT_ANY, "reordered", " reordered %" PRIu64,
-			  l->reordered);
+			  l_late);
 		close_json_object();
 		print_nl();
 	}
@@ -1111,6 +1202,9 @@ static int track_report(struct dump_ctx *c)
 		  c->cnt[DUMP_CNT_RECORDS]);
 	print_u64(PRINT_ANY, "data", " data %" PRIu64, c->cnt[DUMP_CNT_DATA]);
 	print_u64(PRINT_ANY, "cdc", " cdc %" PRIu64, c->cnt[DUMP_CNT_CDC]);
+	if (c->cnt[DUMP_CNT_LLC])
+		print_u64(PRINT_ANY, "llc", " llc %" PRIu64,
+			  c->cnt[DUMP_CNT_LLC]);
 	print_u64(PRINT_ANY, "legacy", " legacy %" PRIu64,
 		  c->cnt[DUMP_CNT_LEGACY]);
 	print_u64(PRINT_ANY, "clc", " clc %" PRIu64, c->cnt[DUMP_CNT_CLC]);
@@ -1146,11 +1240,41 @@ static int track_report(struct dump_ctx *c)
 	return tot.werrs || tot.nomem || c->nomem ? 3 : 0;
 }
 
+static void sseq_note(void *arg, uint32_t link, struct dump_conn *k,
+		      bool rx, uint8_t type, const struct dump_sseq_count *n)
+{
+	struct dump_ctx *c = arg;
+
+	if (link < c->nlinks) {
+		c->links[link].sseq_lost += n->lost;
+		c->links[link].sseq_late += n->late;
+	}
+	if (k && (type == SMC_DUMP_TYPE_RAW || type == SMC_DUMP_TYPE_CDC))
+		k->lost[rx][type - SMC_DUMP_TYPE_RAW] += n->lost;
+}
+
+/* What each record stream lost, onto its link and its connection */
+static void sseq_settle(struct dump_ctx *c)
+{
+	struct dump_conn *k;
+	size_t i;
+
+	for (i = 0; i < c->nlinks; i++)
+		c->links[i].sseq_lost = c->links[i].sseq_late = 0;
+	for (k = c->conns.first; k; k = k->next)
+		memset(k->lost, 0, sizeof(k->lost));
+	dump_sseqs_settle(&c->sseqs, sseq_note, c);
+	/* streams left uncounted: the report says out-of-memory */
+	if (c->sseqs.nomem)
+		c->nomem = true;
+}
+
 int dump_ctx_finish(struct dump_ctx *c)
 {
 	int rc = 0, trc;
 
 	clc_parts_flush(c);
+	sseq_settle(c);
 	if (c->track) {
 		trc = track_report(c);
 		if (trc)

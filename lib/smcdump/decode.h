@@ -13,6 +13,7 @@
 
 #include "smcdump.h"
 #include "conn.h"
+#include "sseq.h"
 
 /* Counters of struct dump_ctx */
 enum dump_counter {
@@ -20,6 +21,7 @@ enum dump_counter {
 	DUMP_CNT_RECORDS,	/* SMC dump records (valid or not) */
 	DUMP_CNT_DATA,		/* data records decoded */
 	DUMP_CNT_CDC,		/* CDC records decoded */
+	DUMP_CNT_LLC,		/* LLC records decoded */
 	DUMP_CNT_LEGACY,	/* Alibaba layout records */
 	DUMP_CNT_CLC,		/* CLC messages */
 	DUMP_CNT_SYN,		/* TCP SYN and SYN-ACK */
@@ -51,6 +53,9 @@ struct dump_link {
 	uint64_t gaps;
 	uint64_t lost;
 	uint64_t reordered;
+	uint64_t sseq_records;
+	uint64_t sseq_lost;
+	uint64_t sseq_late;
 };
 
 /**
@@ -92,6 +97,7 @@ struct dump_ctx {
 	size_t lhsize;
 	bool nomem;
 	struct dump_conns conns;
+	struct dump_sseqs sseqs;
 	struct dump_track *track;
 	struct dump_analyze *an;
 	struct dump_clc_part *clc_parts;

@@ -87,8 +87,12 @@
  * Documentation/record-format.md)
  */
 #define HDR_OFF(f)	offsetof(struct smc_dump_hdr, f)
-_Static_assert(sizeof(struct smc_dump_hdr) == DUMP_HDR_LEN,
-	       "struct smc_dump_hdr is the 32-byte hdr_ver 3 header");
+_Static_assert(sizeof(struct smc_dump_hdr) == DUMP_HDR_V4_LEN,
+	       "struct smc_dump_hdr is the 40-byte hdr_ver 4 header");
+_Static_assert(HDR_OFF(stream_seq) == DUMP_HDR_LEN,
+	       "hdr_ver 4 appends to the 32-byte hdr_ver 3 header");
+_Static_assert(sizeof(struct smc_dump_llc_link) == DUMP_LLC_LINK_LEN,
+	       "struct smc_dump_llc_link is 48 bytes");
 _Static_assert(HDR_OFF(hdr_len) == DUMP_LEGACY_PREFIX,
 	       "every hdr_ver shares magic .. len");
 
@@ -543,7 +547,7 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 	r->len = get_be16(p + HDR_OFF(len));
 	r->level = 1;
 
-	if (r->hdr_ver < SMC_DUMP_HDR_VER) {
+	if (r->hdr_ver < 3) {
 		r->legacy = true;
 		r->payload = p + DUMP_LEGACY_PREFIX;
 		r->payload_len = len - DUMP_LEGACY_PREFIX;
@@ -572,6 +576,9 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 	if (r->hdr_len < DUMP_HDR_LEN)
 		return bad(err, errlen, "hdr_len %u below %u", r->hdr_len,
 			   DUMP_HDR_LEN);
+	if (r->hdr_ver >= 4 && r->hdr_len < DUMP_HDR_V4_LEN)
+		return bad(err, errlen, "hdr_len %u below %u for hdr_ver %u",
+			   r->hdr_len, DUMP_HDR_V4_LEN, r->hdr_ver);
 	if (r->len < r->hdr_len)
 		return bad(err, errlen, "len %u below hdr_len %u", r->len,
 			   r->hdr_len);
@@ -582,6 +589,11 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 		return bad(err, errlen,
 			   "header cut by the capture snaplen (%u of %u bytes)",
 			   len, r->hdr_len);
+	if (r->hdr_ver >= 4) {
+		r->has_sseq = true;
+		r->stream_seq = get_be32(p + HDR_OFF(stream_seq));
+		r->big_endian = r->flags & SMC_DUMP_F_BIG_ENDIAN;
+	}
 	r->payload = p + r->hdr_len;
 	r->payload_wire_len = r->len - r->hdr_len;
 	avail = len - r->hdr_len;
@@ -593,14 +605,18 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 
 	if (r->mode != SMC_DUMP_MODE_SMCR && r->mode != SMC_DUMP_MODE_SMCD)
 		return bad(err, errlen, "unknown mode %u", r->mode);
-	if (r->type != SMC_DUMP_TYPE_RAW && r->type != SMC_DUMP_TYPE_CDC)
+	if (r->type != SMC_DUMP_TYPE_RAW && r->type != SMC_DUMP_TYPE_CDC &&
+	    (r->type != SMC_DUMP_TYPE_LLC || r->hdr_ver < 4))
 		return bad(err, errlen, "unknown type %u", r->type);
+	if (r->type == SMC_DUMP_TYPE_LLC && r->mode != SMC_DUMP_MODE_SMCR)
+		return bad(err, errlen, "LLC record of an SMC-D link group");
 	if (r->orig_len < r->payload_wire_len)
 		return bad(err, errlen, "orig_len %u below the payload %u",
 			   r->orig_len, r->payload_wire_len);
 	if (r->flags & SMC_DUMP_F_TRUNC) {
-		if (r->type == SMC_DUMP_TYPE_CDC)
-			return bad(err, errlen, "CDC record marked truncated");
+		if (r->type != SMC_DUMP_TYPE_RAW)
+			return bad(err, errlen, "%s record marked truncated",
+				   r->type == SMC_DUMP_TYPE_CDC ? "CDC" : "LLC");
 		if (r->orig_len == r->payload_wire_len)
 			return bad(err, errlen,
 				   "marked truncated, but orig_len %u equals the payload",
@@ -610,9 +626,16 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 			   "orig_len %u differs from the payload %u, not marked truncated",
 			   r->orig_len, r->payload_wire_len);
 	}
-	if (r->type == SMC_DUMP_TYPE_CDC && r->offset)
-		return bad(err, errlen, "CDC record with offset %llu",
+	if (r->type != SMC_DUMP_TYPE_RAW && r->offset)
+		return bad(err, errlen, "%s record with offset %llu",
+			   r->type == SMC_DUMP_TYPE_CDC ? "CDC" : "LLC",
 			   (unsigned long long)r->offset);
+	if (r->type == SMC_DUMP_TYPE_LLC &&
+	    r->payload_wire_len < DUMP_LLC_LINK_LEN + DUMP_LLC_MIN)
+		return bad(err, errlen,
+			   "LLC record of %u payload bytes, need %u (link, message)",
+			   r->payload_wire_len,
+			   DUMP_LLC_LINK_LEN + DUMP_LLC_MIN);
 	if (r->offset > UINT64_MAX - r->orig_len)
 		return bad(err, errlen, "offset %llu + orig_len %u overflows",
 			   (unsigned long long)r->offset, r->orig_len);

@@ -1272,8 +1272,8 @@ static void print_ranges(struct rep *o, const struct stream *st, bool trunc,
 }
 
 static void print_stream(struct rep *o, const struct dump_track *t,
-			 const struct stream *st, int dir,
-			 struct dump_track_totals *tot)
+			 const struct dump_conn *k, const struct stream *st,
+			 int dir, struct dump_track_totals *tot)
 {
 	struct gap_sum g = { 0 };
 	const char *name = dir ? "rx" : "tx";
@@ -1322,6 +1322,13 @@ static void print_stream(struct rep *o, const struct dump_track *t,
 	rep_u64(o, "overlap_bytes", " (", x->overlap_bytes, " bytes)");
 	rep_u64(o, "cdc_seq_gaps", " cdc-seq-gaps ", x->cdc_seq_gaps, "");
 	rep_u64(o, "cdc_lost", " (", x->cdc_lost, " lost)");
+	if (k->has_sseq) {
+		/* told by stream_seq: what the kernel or the ring dropped */
+		rep_u64(o, "lost_records", " lost-records ",
+			k->lost[dir][0] + k->lost[dir][1], "");
+		rep_u64(o, "lost_data_records", " (data ", k->lost[dir][0], "");
+		rep_u64(o, "lost_cdc_records", ", cdc ", k->lost[dir][1], ")");
+	}
 	if (t->dir) {
 		if (x->overlaps)
 			rep_u64(o, "overlaps_differing", " differing ",
@@ -1415,7 +1422,8 @@ void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
 		for (i = 0; i < 2; i++) {
 			struct stream *st = c->s[i];
 
-			print_stream(&o, t, st ? st : &no_stream, (int)i, tot);
+			print_stream(&o, t, k, st ? st : &no_stream, (int)i,
+				     tot);
 			if (st)	/* the ranges are listed: done with them */
 				stream_unflatten(st);
 		}

@@ -47,6 +47,9 @@ EOF
 	echo "cdc dir=rx token=0x1 seq=6 seqno=1 ctoken=0x2 pwrap=1 pcount=9 pflags=0x90 cflags=0x80"
 	echo "cdc dir=rx token=0x1 seq=7 seqno=3"
 	echo "cdc mode=d dir=tx token=0x3 seq=8 pwrap=1 pcount=9 cflags=0x40"
+	echo "data hdrver=4 dir=tx token=0x5 seq=9 offset=0 len=30 sseq=3"
+	echo "cdc hdrver=4 mode=d dir=rx token=0x5 seq=10 pwrap=1 pcount=9 endian=big"
+	echo "llc lgr=0xa01 link=1 qp=7 peerqp=8 seq=11 llctype=0x04 resp=1"
 	echo "legacy hdrver=1 hex=00010203"
 	echo "udp hex=cfd3e7a5030201 smac=02:00:00:00:00:01 dmac=02:00:00:00:00:01"
 	echo "tcp flags=S smcopt=1"
@@ -92,7 +95,7 @@ for i, lt in enumerate(["en10mb", "sll", "sll2", "raw"]):
             seed(bytes([0, 0]) + l4[8:])
             rec = l4[8:]
             if len(rec) >= 32 and rec[7] == 2:
-                seed(bytes([1, 1 if rec[6] == 2 else 0]) + rec[32:])
+                seed(bytes([1, 1 if rec[6] == 2 else 0]) + rec[rec[10]:])
         elif ip[9] == 6:
             pay = l4[(l4[12] >> 4) * 4:]
             if pay:

@@ -73,7 +73,7 @@ setup() {
 	diff -u "$BATS_TEST_TMPDIR/t/include/uapi/linux/smc_dump.h" "$TOP/include/uapi/linux/smc_dump.h"
 }
 
-@test "uapi: the record header is 32 bytes with the fields at the offsets of Documentation/record-format.md" {
+@test "uapi: the record header is 40 bytes with the fields at the offsets of Documentation/record-format.md" {
 	cat >"$BATS_TEST_TMPDIR/off.c" <<'C'
 #include <stddef.h>
 #include <stdio.h>
@@ -83,7 +83,8 @@ int main(void)
 {
 	printf("size %zu\n", sizeof(struct smc_dump_hdr));
 	O(magic); O(hdr_ver); O(smc_ver); O(mode); O(type); O(len); O(hdr_len);
-	O(flags); O(seq); O(token); O(orig_len); O(offset);
+	O(flags); O(seq); O(token); O(orig_len); O(offset); O(stream_seq);
+	O(reserved);
 	printf("magic %#x ver %d\n", SMC_DUMP_MAGIC, SMC_DUMP_HDR_VER);
 	return 0;
 }
@@ -91,7 +92,7 @@ C
 	cc -I"$TOP/include/uapi" -o "$BATS_TEST_TMPDIR/off" "$BATS_TEST_TMPDIR/off.c"
 	run "$BATS_TEST_TMPDIR/off"
 	# Documentation/record-format.md, column by column
-	[ "$output" = "size 32
+	[ "$output" = "size 40
 magic 0 4
 hdr_ver 4 1
 smc_ver 5 1
@@ -104,5 +105,7 @@ seq 12 4
 token 16 4
 orig_len 20 4
 offset 24 8
-magic 0xcfd3e7a5 ver 3" ]
+stream_seq 32 4
+reserved 36 4
+magic 0xcfd3e7a5 ver 4" ]
 }

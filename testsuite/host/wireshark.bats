@@ -143,6 +143,30 @@ wscompare() {
 	[[ "$output" == *"frame 2: cons (smcdump.cdc.cons.count): smc 256, tshark '65536'"* ]]
 }
 
+@test "version 4: stream_seq, the byte-order flag over the preference, LLC records" {
+	gen "$T/v4.pcap" -V 4 <<-EOF
+	data dir=tx token=0x42 seq=1 offset=0 len=20
+	cdc dir=tx token=0x42 seq=2 seqno=1 pcount=20
+	cdc mode=d dir=rx token=0x43 seq=3 pwrap=0x0102 pcount=0x01020304 endian=big
+	cdc mode=d dir=rx token=0x43 seq=4 pwrap=0x0102 pcount=0x01020304 sseq=5
+	llc lgr=0x0a01 link=1 qp=17 peerqp=18 seq=5
+	llc lgr=0x0a01 link=2 qp=19 peerqp=20 seq=6 dir=rx llctype=0x24 resp=1
+	llc lgr=0x0a01 link=2 qp=19 peerqp=20 seq=7 llctype=0x0a
+	llc lgr=0x0a01 seq=8 mode=d
+	EOF
+	run -0 wscompare "$T/v4.pcap"
+	[ "$output" = "8 records compared" ]
+	# the flag decides, whatever the preference and the option say
+	run -0 wscompare "$T/v4.pcap" cdc-endian big -- -o smcdump.cdc_endian:big
+	[ "$output" = "8 records compared" ]
+	# and the values themselves
+	# (by hand: each stream counts from 0, sseq=5 sets one; the LLC
+	# streams are the link group's per direction and mode)
+	run -0 tshark_lua -r "$T/v4.pcap" -T fields -e smcdump.stream_seq \
+		-e smcdump.llc.type
+	[ "$(echo $output)" = "0 0 0 5 0 0x01 0 0x24 1 0x0a 0" ]
+}
+
 @test "truncated records: snaplen flag, orig_len, capture cut, expert info" {
 	gen "$T/t.pcap" <<-EOF
 	data dir=tx token=0x1 seq=1 offset=0 len=64 orig=65000

@@ -5,7 +5,9 @@ Reads a classic pcap (micro- or nanosecond) of Ethernet frames, as tcpdump
 writes from an smc-dummy link, parses each record by Documentation/record-format.md
 without using any of the project's C code, and prints a JSON summary:
 record counts, seq gaps, checksum verdicts, and per stream (token and
-direction) the reassembled bytes' length and SHA-256.
+direction) the reassembled bytes' length and SHA-256. hdr_ver 4 records
+also give stream_seq_gaps: numbers missing in each (token, direction,
+type) stream, the records really lost, whatever a filter left out.
 
     smcdump_check.py CAPTURE.pcap [--dump-dir DIR]
 """
@@ -55,10 +57,13 @@ def main():
         "truncated": 0, "snapped_frames": 0, "bad_magic": 0,
         "bad_ip_checksum": 0, "bad_udp_checksum": 0, "zero_udp_checksum": 0,
         "bad_len": 0, "ipv4": 0, "ipv6": 0, "seq_gaps": 0,
+        "stream_seq_gaps": 0, "big_endian": 0, "hdr_versions": [],
         "max_payload": 0, "smc_versions": [], "cdc_sizes": [],
         "endpoints": [], "streams": [],
     }
     seqs = []
+    sseqs = {}
+    hvers = set()
     streams = {}
     endpoints = set()
     versions = set()
@@ -107,8 +112,14 @@ def main():
          orig_len, offset) = struct.unpack("!IBBBBHBBIIIQ", rec[:32])
         out["records"] += 1
         payload = rec[hlen:rlen]
-        if rlen != len(rec) or hlen != 32 or hver != 3:
+        if rlen != len(rec) or (hver, hlen) not in ((3, 32), (4, 40)):
             out["bad_len"] += 1
+        hvers.add(hver)
+        if hver >= 4 and len(rec) >= 40:
+            sseq = struct.unpack("!I", rec[32:36])[0]
+            sseqs.setdefault((token, flags & 1, typ), []).append(sseq)
+            if flags & 8:
+                out["big_endian"] += 1
         seqs.append(seq)
         versions.add(sver)
         out["smcd" if mode == 2 else "smcr"] += 1
@@ -134,6 +145,9 @@ def main():
         if flags & 2:
             st["truncated"] += 1
         st["chunks"][offset] = payload
+    for v in sseqs.values():
+        out["stream_seq_gaps"] += (max(v) - min(v) + 1) - len(set(v))
+    out["hdr_versions"] = sorted(hvers)
     seqs.sort()
     if seqs:
         out["seq_first"] = seqs[0]

@@ -91,8 +91,12 @@ def record(p, smcd_big=False):
     if magic != 0xCFD3E7A5 or hv < 3:
         return None
     pay = p[hl:ln]
+    if hv >= 4:
+        # hdr_ver 4: stream_seq, and the record names its byte order
+        r["stream_seq"] = struct.unpack_from(">I", p, 32)[0]
+        smcd_big = bool(fl & 8)
     r.update(mode={1: "SMC-R", 2: "SMC-D"}[mode], dir="rx" if fl & 1 else "tx",
-             token="0x%08x" % tok, type={1: "data", 2: "cdc"}[typ],
+             token="0x%08x" % tok, type={1: "data", 2: "cdc", 3: "llc"}[typ],
              seq=seq, hdr_ver=hv, smc_ver=sv, hdr_len=hl, offset=off,
              len=ln - hl, orig_len=orig, truncated=bool(fl & 2),
              cap_len=len(pay))

@@ -31,9 +31,21 @@ FIELDS = [
     "smcdump.cdc.conn_state_flags", "smcdump.cdc.conn_state_flags.names",
     "smcdump.expert.malformed", "smcdump.expert.truncated",
     "smcdump.expert.cap_truncated", "smcdump.expert.legacy",
+    "smcdump.stream_seq", "smcdump.flags.big_endian",
+    "smcdump.llc.lgr_id", "smcdump.llc.link_id", "smcdump.llc.qpn",
+    "smcdump.llc.peer_qpn", "smcdump.llc.gid", "smcdump.llc.peer_gid",
+    "smcdump.llc.type", "smcdump.llc.response",
 ] + ["smcdump.cdc.prod_flags." + n for n in PF] \
   + ["smcdump.cdc.conn_state_flags." + n for n in CSF]
 CDC_FIELDS = [x for x in FIELDS if x.startswith("smcdump.cdc.")]
+LLC_FIELDS = [x for x in FIELDS if x.startswith("smcdump.llc.")]
+# net/smc/smc_llc.h, as Documentation/record-format.md lists them
+LLC = {0x01: "CONFIRM_LINK", 0x02: "ADD_LINK", 0x03: "ADD_LINK_CONT",
+       0x04: "DELETE_LINK", 0x05: "REQ_ADD_LINK", 0x06: "CONFIRM_RKEY",
+       0x07: "TEST_LINK", 0x08: "CONFIRM_RKEY_CONT", 0x09: "DELETE_RKEY",
+       0x21: "CONFIRM_LINK_V2", 0x22: "ADD_LINK_V2", 0x24: "DELETE_LINK_V2",
+       0x25: "REQ_ADD_LINK_V2", 0x26: "CONFIRM_RKEY_V2",
+       0x27: "TEST_LINK_V2", 0x29: "DELETE_RKEY_V2"}
 
 if sys.argv[1] == "fields":
     print(" ".join("-e " + x for x in FIELDS))
@@ -138,8 +150,33 @@ for n, r in sorted(recs.items()):
         absent(["smcdump.seq", "smcdump.token", "smcdump.data"] +
                CDC_FIELDS, "on a legacy record")
     else:
+        v4 = r["hdr_ver"] >= 4
         eq("type", "smcdump.type",
-           lambda s: {1: "data", 2: "cdc"}.get(int(s), "type-%d" % int(s)))
+           lambda s: {1: "data", 2: "cdc", 3: "llc" if v4 else "type-3"}
+           .get(int(s), "type-%d" % int(s)))
+        if "stream_seq" in r:
+            eq("stream_seq", "smcdump.stream_seq", int)
+            eq("flags", "smcdump.flags.big_endian", lambda s: s == "1",
+               bool(num(r["flags"]) & 8))
+        else:
+            absent(["smcdump.stream_seq", "smcdump.flags.big_endian"],
+                   "before hdr_ver 4")
+        if t == "llc" and "msg_type" in r:
+            for k, fld, conv in (("lgr_id", "lgr_id", str),
+                                 ("link_id", "link_id", int),
+                                 ("qpn", "qpn", int),
+                                 ("peer_qpn", "peer_qpn", int),
+                                 ("gid", "gid", str),
+                                 ("peer_gid", "peer_gid", str),
+                                 ("response", "response",
+                                  lambda s: s == "1")):
+                eq(k, "smcdump.llc." + fld, conv)
+            eq("msg_type", "smcdump.llc.type",
+               lambda s: LLC.get(int(s, 16), "llc-type 0x%02x" % int(s, 16)),
+               r["msg_type"] if r["msg_type"] in LLC.values() else
+               "llc-type " + r["msg_type"])
+        else:
+            absent(LLC_FIELDS, "without a decoded LLC message")
         eq("mode", "smcdump.mode", mname)
         eq("dir", "smcdump.dir")
         eq("dir", "smcdump.flags.rx", lambda s: "rx" if s == "1" else "tx")
@@ -177,9 +214,9 @@ for n, r in sorted(recs.items()):
                 eq("hex", "smcdump.data", str, r["hex"] or None)
             absent(CDC_FIELDS, "on a data record")
         else:
-            done.add("hex")	# the CDC message: its fields below
+            done.add("hex")	# the CDC or LLC message: fields above, below
             absent(["smcdump.data", "smcdump.stream_offset"],
-                   "on a CDC record")
+                   "on a CDC or LLC record")
         if not r.get("error"):
             eq("len", "smcdump.len", int, r["hdr_len"] + r["len"])
         c = r.get("cdc")

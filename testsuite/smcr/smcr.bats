@@ -98,7 +98,7 @@ while True:
     n += 1
     rec = fr[14 + 20 + 8:]
     if rec[7] != 2: continue
-    cdc = rec[32:76]
+    cdc = rec[rec[10]:rec[10] + 44]
     typ, ln, seqno, token = struct.unpack("!BBHI", cdc[:8])
     pw, pc = struct.unpack("!xxHI", cdc[8:16])
     cw, cc = struct.unpack("!xxHI", cdc[16:24])

@@ -64,6 +64,9 @@ both() {
 		[ "$(jq .smcr "$j")" -eq 0 ]
 		[ "$(jq .seq_gaps "$j")" -eq 0 ]
 		[ "$(jq .seq_dups "$j")" -eq 0 ]
+		# both write header version 4, every stream numbered whole
+		[ "$(jq -c .hdr_versions "$j")" = "[4]" ]
+		[ "$(jq .stream_seq_gaps "$j")" -eq 0 ]
 		[ "$(jq .bad_magic "$j")" -eq 0 ]
 		[ "$(jq .bad_len "$j")" -eq 0 ]
 		[ "$(jq .data "$j")" -gt 0 ]

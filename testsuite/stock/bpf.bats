@@ -145,6 +145,13 @@ stop_summary() {
 	[ "$(cj .seq_dups)" -eq 0 ]
 	[ "$(( $(cj .seq_last) - $(cj .seq_first) + 1 ))" -le $((delivered + lost)) ]
 	[ "$(cj .seq_gaps)" -le "$lost" ]
+	# each lost record is a number missing in its own stream too, and
+	# the decoder counts exactly those, per connection and in total
+	[ "$(cj .stream_seq_gaps)" -gt 0 ]
+	[ "$(cj .stream_seq_gaps)" -le "$lost" ]
+	run -0 "$SMC" -j dump stats "$F"
+	[ "$(jq '.[0].total.lost' <<<"$output")" -eq "$(cj .stream_seq_gaps)" ]
+	[ "$(jq '[.[0].connections[] | .tx.lost_records + .rx.lost_records] | add' <<<"$output")" -eq "$(cj .stream_seq_gaps)" ]
 	# the streams have holes where the records were lost, never bytes
 	# out of place: what was captured sits at its offset
 	[ "$(cj '[.streams[] | select(.holes > 0)] | length')" -gt 0 ]

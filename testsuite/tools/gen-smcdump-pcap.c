@@ -10,12 +10,17 @@
  *   -l, --linktype en10mb|sll|sll2|raw   link type (default en10mb)
  *   -n, --nano      nanosecond timestamps (default microseconds)
  *   -g, --pcapng    write pcapng (by hand: libpcap only writes pcap)
+ *   -V, --hdr-ver N the records' hdr_ver unless hdrver= says (default 3;
+ *                   4 writes the 40-byte header with stream_seq)
  *
  * SPEC lines are a kind and key=value words; '#' starts a comment.
  * Numbers are decimal or 0x hex. Kinds:
  *   data    an SMC dump data record          cdc     a CDC record
  *   udp     a UDP packet, payload hex=...    tcp     a TCP segment
  *   legacy  an Alibaba record (hdr_ver < 3): prefix, then hex=...
+ *   llc     an LLC record (hdr_ver 4): lgr= link= qp= peerqp= llctype=
+ *           (default 0x01) resp=1; the 48-byte link, then a 44-byte
+ *           message; hex=... replaces both
  * Frame keys (all kinds):
  *   ts=SEC[.FRAC]  time (default: 1700000000 + 1 us per frame)
  *   local= peer= lport= pport=  the connection (default 10.0.0.1:40000
@@ -32,6 +37,8 @@
  * Record keys (data, cdc, legacy):
  *   mode=r|d dir=tx|rx token= seq= smcver= (default 2) offset= (data)
  *   magic= hdrver= hdrlen= type= flags= reclen= orig=  override fields
+ *   sseq=N     stream_seq (hdr_ver 4 on); without it each stream
+ *     (token, dir, type) counts on from its last number, from 0
  *   data: len=N payload bytes, from=FILE (bytes offset..offset+len of
  *     FILE), fill=0xNN, hex=..., else byte i is (offset + i) & 0xff;
  *     orig=M > len sets the truncated flag
@@ -59,7 +66,10 @@
 
 #define MAX_FRAME	(70 * 1024)
 
-enum kind { K_DATA, K_CDC, K_UDP, K_TCP, K_LEGACY };
+enum kind { K_DATA, K_CDC, K_UDP, K_TCP, K_LEGACY, K_LLC };
+
+/* the records' hdr_ver unless a line says (-V) */
+static int hdr_ver_default = 3;
 
 struct out {
 	int dlt;
@@ -458,8 +468,10 @@ static const uint8_t *file_bytes(const char *path, size_t *len)
 struct rec {
 	/* header fields, -1 when not given */
 	int64_t magic, hdrver, smcver, mode, type, reclen, hdrlen, flags,
-		seq, token, orig, offset;
+		seq, token, orig, offset, sseq;
 	bool rx;
+	/* llc */
+	uint64_t lgr, link, qp, peerqp, llctype, resp;
 	/* payload */
 	long len;
 	const char *from;
@@ -477,6 +489,24 @@ static size_t build_payload(const struct rec *r, enum kind k, uint8_t *p,
 
 	if (r->hexp)
 		return hex(r->hexp, p, max);
+	if (k == K_LLC) {
+		memset(p, 0, 48 + 44);
+		put32(p, r->lgr);
+		p[4] = r->link;
+		p[5] = 1;
+		put32(p + 8, r->qp);
+		put32(p + 12, r->peerqp);
+		p[16] = 0xfe;
+		p[17] = 0x80;
+		p[31] = 1;
+		p[32] = 0xfe;
+		p[33] = 0x80;
+		p[47] = 2;
+		p[48] = r->llctype ? r->llctype : 0x01;
+		p[49] = 44;
+		p[51] = r->resp ? 0x80 : 0;
+		return 48 + 44;
+	}
 	if (k == K_CDC) {
 		memset(p, 0, 44);
 		if (r->mode == SMC_DUMP_MODE_SMCD) {
@@ -531,11 +561,43 @@ static size_t build_payload(const struct rec *r, enum kind k, uint8_t *p,
 	return n;
 }
 
+/* stream_seq: each stream counts on from its last number */
+static uint32_t next_sseq(const struct rec *r, uint8_t type)
+{
+	static struct {
+		uint32_t token;
+		uint8_t key;
+		uint32_t next;
+	} st[1024];
+	static unsigned int n;
+	uint8_t key = (uint8_t)(r->mode << 4 | r->rx << 3 | type);
+	uint32_t token = r->token >= 0 ? (uint32_t)r->token : 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (st[i].token == token && st[i].key == key)
+			break;
+	if (i == n) {
+		if (n == 1024)
+			die("%s", "more than 1024 record streams");
+		st[n].token = token;
+		st[n].key = key;
+		st[n++].next = 0;
+	}
+	if (r->sseq >= 0)
+		st[i].next = (uint32_t)r->sseq;
+	return st[i].next++;
+}
+
 static void build_record(struct frame *fr, const struct rec *r)
 {
 	uint8_t *h = fr->l4;
 	bool legacy = fr->kind == K_LEGACY;
-	size_t hl = legacy ? 10 : (r->hdrlen >= 0 ? (size_t)r->hdrlen : 32);
+	int ver = r->hdrver >= 0 ? (int)r->hdrver :
+		  (legacy ? 1 : fr->kind == K_LLC ? 4 : hdr_ver_default);
+	size_t hl = legacy ? 10 : (r->hdrlen >= 0 ? (size_t)r->hdrlen :
+				   ver >= 4 ? 40 : 32);
+	uint8_t type;
 	size_t n;
 	uint8_t flags;
 
@@ -544,11 +606,13 @@ static void build_record(struct frame *fr, const struct rec *r)
 	memset(h, 0, hl);
 	n = build_payload(r, fr->kind, h + hl, sizeof(fr->l4) - hl);
 	put32(h, r->magic >= 0 ? r->magic : SMC_DUMP_MAGIC);
-	h[4] = r->hdrver >= 0 ? r->hdrver : (legacy ? 1 : SMC_DUMP_HDR_VER);
+	h[4] = (uint8_t)ver;
 	h[5] = r->smcver >= 0 ? r->smcver : 2;
 	h[6] = r->mode;
-	h[7] = r->type >= 0 ? r->type :
-	       (fr->kind == K_CDC ? SMC_DUMP_TYPE_CDC : SMC_DUMP_TYPE_RAW);
+	type = r->type >= 0 ? r->type :
+	       fr->kind == K_CDC ? SMC_DUMP_TYPE_CDC :
+	       fr->kind == K_LLC ? SMC_DUMP_TYPE_LLC : SMC_DUMP_TYPE_RAW;
+	h[7] = type;
 	put16(h + 8, r->reclen >= 0 ? (size_t)r->reclen : hl + n);
 	fr->l4len = hl + n;
 	if (legacy)
@@ -557,15 +621,20 @@ static void build_record(struct frame *fr, const struct rec *r)
 		flags = r->rx ? SMC_DUMP_F_RX : 0;
 		if (r->orig >= 0 && (size_t)r->orig > n)
 			flags |= SMC_DUMP_F_TRUNC;
+		if (ver >= 4 && r->big)
+			flags |= SMC_DUMP_F_BIG_ENDIAN;
 		h[10] = hl;
 		h[11] = r->flags >= 0 ? r->flags : flags;
 		if (hl >= 32) {
 			put32(h + 12, r->seq >= 0 ? r->seq : 0);
-			put32(h + 16, r->token >= 0 ? r->token : 0);
+			put32(h + 16, r->token >= 0 ? r->token :
+				      fr->kind == K_LLC ? (int64_t)r->lgr : 0);
 			put32(h + 20, r->orig >= 0 ? (size_t)r->orig : n);
-			put64(h + 24, r->offset >= 0 && fr->kind != K_CDC ?
+			put64(h + 24, r->offset >= 0 && fr->kind == K_DATA ?
 				      r->offset : 0);
 		}
+		if (hl >= 40 && ver >= 4)
+			put32(h + 32, next_sseq(r, type));
 	}
 }
 
@@ -581,6 +650,8 @@ static enum kind parse_kind(const char *w)
 		return K_TCP;
 	if (!strcmp(w, "legacy"))
 		return K_LEGACY;
+	if (!strcmp(w, "llc"))
+		return K_LLC;
 	die("unknown kind \"%s\"", w);
 	return K_DATA;
 }
@@ -604,13 +675,13 @@ static void spec_line(struct out *o, char *line)
 	memset(&fr, 0, sizeof(fr));
 	memset(&r, 0, sizeof(r));
 	r.magic = r.hdrver = r.smcver = r.type = r.reclen = r.hdrlen = -1;
-	r.flags = r.seq = r.token = r.orig = r.offset = -1;
+	r.flags = r.seq = r.token = r.orig = r.offset = r.sseq = -1;
 	r.len = -1;
 	r.fill = -1;
 	r.mode = SMC_DUMP_MODE_SMCR;
 	fr.kind = parse_kind(w);
 	fr.cut = -1;
-	fr.ifindex = fr.kind <= K_CDC || fr.kind == K_LEGACY ? 5 : 2;
+	fr.ifindex = fr.kind <= K_CDC || fr.kind >= K_LEGACY ? 5 : 2;
 	fr.pkttype = 4;		/* PACKET_OUTGOING */
 	fr.hatype = 1;		/* ARPHRD_ETHER */
 	ip("10.0.0.1", &local);
@@ -730,6 +801,20 @@ static void spec_line(struct out *o, char *line)
 			r.pflags = num(v);
 		} else if (!strcmp(w, "cflags")) {
 			r.cflags = num(v);
+		} else if (!strcmp(w, "sseq")) {
+			r.sseq = num(v);
+		} else if (!strcmp(w, "lgr")) {
+			r.lgr = num(v);
+		} else if (!strcmp(w, "link")) {
+			r.link = num(v);
+		} else if (!strcmp(w, "qp")) {
+			r.qp = num(v);
+		} else if (!strcmp(w, "peerqp")) {
+			r.peerqp = num(v);
+		} else if (!strcmp(w, "llctype")) {
+			r.llctype = num(v);
+		} else if (!strcmp(w, "resp")) {
+			r.resp = num(v);
 		} else if (!strcmp(w, "endian")) {
 			r.big = !strcmp(v, "big");
 		} else if (!strcmp(w, "smcopt")) {
@@ -740,8 +825,8 @@ static void spec_line(struct out *o, char *line)
 	}
 
 	/* addresses: records by direction, others local > peer */
-	if ((fr.kind == K_DATA || fr.kind == K_CDC || fr.kind == K_LEGACY) &&
-	    r.rx) {
+	if ((fr.kind == K_DATA || fr.kind == K_CDC || fr.kind == K_LEGACY ||
+	     fr.kind == K_LLC) && r.rx) {
 		fr.src = peer;
 		fr.dst = local;
 		fr.sport = pport;
@@ -796,7 +881,7 @@ static void bench(struct out *o, uint64_t size)
 	ip("10.0.0.2", &peer);
 	memset(&r, 0, sizeof(r));
 	r.magic = r.hdrver = r.smcver = r.type = r.reclen = r.hdrlen = -1;
-	r.flags = r.orig = -1;
+	r.flags = r.orig = r.sseq = -1;
 	r.fill = -1;
 	r.mode = SMC_DUMP_MODE_SMCR;
 	mac("02:00:00:00:00:01", fr.smac);
@@ -846,6 +931,7 @@ int main(int argc, char **argv)
 		{ "linktype", required_argument, NULL, 'l' },
 		{ "nano", no_argument, NULL, 'n' },
 		{ "pcapng", no_argument, NULL, 'g' },
+		{ "hdr-ver", required_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct out o = { .dlt = DLT_EN10MB };
@@ -853,7 +939,7 @@ int main(int argc, char **argv)
 	size_t cap = 0;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "l:ng", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:ngV:", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			if (!strcmp(optarg, "en10mb"))
@@ -872,6 +958,9 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			o.pcapng = true;
+			break;
+		case 'V':
+			hdr_ver_default = atoi(optarg);
 			break;
 		default:
 			return 2;

@@ -54,11 +54,12 @@ enum smc_dummy_capture {
 
 /* smc_dump_hdr.magic: the value Alibaba Cloud Linux's SMC dump uses */
 #define SMC_DUMP_MAGIC		0xCFD3E7A5
-/* smc_dump_hdr.hdr_ver of this layout; Alibaba's kernels use lower values
- * with a shorter header that keeps magic, versions, mode, type and len at
- * the same offsets.
+/* smc_dump_hdr.hdr_ver of this layout (40-byte header). Version 3 had the
+ * first 32 bytes of it; Alibaba's kernels use lower values with a shorter
+ * header that keeps magic, versions, mode, type and len at the same
+ * offsets.
  */
-#define SMC_DUMP_HDR_VER	3
+#define SMC_DUMP_HDR_VER	4
 
 /* smc_dump_hdr.mode (values as Alibaba's) */
 #define SMC_DUMP_MODE_SMCR	1
@@ -67,6 +68,9 @@ enum smc_dummy_capture {
 /* smc_dump_hdr.type */
 #define SMC_DUMP_TYPE_RAW	1	/* connection data */
 #define SMC_DUMP_TYPE_CDC	2	/* CDC message */
+#define SMC_DUMP_TYPE_LLC	3	/* SMC-R LLC message: struct
+					 * smc_dump_llc_link, then the message
+					 */
 
 /* smc_dump_hdr.flags */
 #define SMC_DUMP_F_RX		0x01	/* received; clear: sent */
@@ -74,33 +78,46 @@ enum smc_dummy_capture {
 #define SMC_DUMP_F_FAILED	0x04	/* CDC sent: the send failed, the peer
 					 * never got this message
 					 */
+#define SMC_DUMP_F_BIG_ENDIAN	0x08	/* the recording host is big-endian:
+					 * payload fields in host byte order
+					 * (the SMC-D CDC message) are
+					 * big-endian; clear: little-endian
+					 */
 
 /**
- * struct smc_dump_hdr - header of an SMC dump record (UDP payload)
+ * struct smc_dump_hdr - header of an SMC dump record (UDP payload), 40 bytes
  * @magic: SMC_DUMP_MAGIC
  * @hdr_ver: SMC_DUMP_HDR_VER
  * @smc_ver: SMC protocol version of the link group (1 or 2)
  * @mode: SMC_DUMP_MODE_SMCR or SMC_DUMP_MODE_SMCD
- * @type: SMC_DUMP_TYPE_RAW or SMC_DUMP_TYPE_CDC
+ * @type: SMC_DUMP_TYPE_RAW, SMC_DUMP_TYPE_CDC or SMC_DUMP_TYPE_LLC
  * @len: header plus captured payload, bytes
- * @hdr_len: this header's length in bytes (32); readers skip what they do
+ * @hdr_len: this header's length in bytes (40); readers skip what they do
  *	not know up to hdr_len
  * @flags: SMC_DUMP_F_*
  * @seq: per-link record number, counting every record that matched the
- *	link, delivered or dropped; a gap means records were lost
- * @token: the connection's local alert token (RMBE token)
+ *	link, delivered or dropped. A tap's filter or a stop in mid-stream
+ *	leaves gaps too, so a gap alone is not loss: @stream_seq tells
+ * @token: RAW and CDC: the connection's local alert token (RMBE token);
+ *	LLC: the link group's id
  * @orig_len: payload length before truncation, bytes
  * @offset: data: offset of the first payload byte in this direction's
- *	byte stream since the connection began; CDC: 0
+ *	byte stream since the connection began; CDC and LLC: 0
+ * @stream_seq: number of records of this @token, direction and @type the
+ *	kernel made before this one, from 0; the same on every link and
+ *	backend that records the stream, so a gap in it is a record lost
+ *	(a full ring, a failed allocation), whatever a filter left out
+ * @reserved: 0
  *
  * A CDC message sent is numbered before it leaves, so its record has a
  * lower @seq than the record of its arrival when both ends dump to one
  * link; when the send fails, the record is still delivered, with
  * SMC_DUMP_F_FAILED set.
  *
- * All multi-byte fields are big-endian. A CDC payload is the CDC message
- * as the stack handles it: the 44-byte SMC-R wire format (RFC 7609,
- * big-endian) or the 32-byte SMC-D struct smcd_cdc_msg (host byte order).
+ * All multi-byte header fields are big-endian. A CDC payload is the CDC
+ * message as the stack handles it: the 44-byte SMC-R wire format (RFC 7609,
+ * big-endian) or the 32-byte SMC-D struct smcd_cdc_msg (host byte order,
+ * which SMC_DUMP_F_BIG_ENDIAN names).
  */
 struct smc_dump_hdr {
 	__be32	magic;
@@ -115,6 +132,34 @@ struct smc_dump_hdr {
 	__be32	token;
 	__be32	orig_len;
 	__be64	offset;
+	__be32	stream_seq;
+	__be32	reserved;
+};
+
+/**
+ * struct smc_dump_llc_link - the link an LLC record's message used, 48 bytes
+ * @lgr_id: the link group's id, as LLC and CLC messages carry it
+ * @link_id: the link's id in its link group (LLC link id)
+ * @ib_port: the RDMA device port of the link, from 1
+ * @reserved: 0
+ * @local_qp: the local queue pair number, big-endian
+ * @peer_qp: the peer's queue pair number, big-endian
+ * @local_gid: the local GID
+ * @peer_gid: the peer's GID
+ *
+ * The payload of an SMC_DUMP_TYPE_LLC record: this, then the LLC message
+ * as it went on or came off the wire (44 bytes, or an SMC-Rv2 message
+ * of up to the v2 buffer's size).
+ */
+struct smc_dump_llc_link {
+	__u8	lgr_id[4];
+	__u8	link_id;
+	__u8	ib_port;
+	__be16	reserved;
+	__be32	local_qp;
+	__be32	peer_qp;
+	__u8	local_gid[16];
+	__u8	peer_gid[16];
 };
 
 #endif /* _UAPI_LINUX_SMC_DUMP_H */
