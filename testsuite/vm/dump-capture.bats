@@ -15,6 +15,8 @@
 # Every program start costs about a second in the emulated guest, so the
 # tests start few (one python for all checks of a test, no jq per value).
 
+bats_require_minimum_version 1.5.0
+
 load lib
 
 setup_file() {
