@@ -819,6 +819,15 @@ static void print_dir(const struct dump_analyze *a, const struct dump_aconn *c,
 	else
 		print_null(PRINT_JSON, "cdc_per_data", NULL, NULL);
 	print_u64(PRINT_ANY, "bytes", " bytes %" PRIu64, r.bytes);
+	if (c->k->has_sseq) {
+		/* told by stream_seq (decode.c settles it before reports) */
+		print_u64(PRINT_ANY, "lost_records", " lost-records %" PRIu64,
+			  c->k->lost[dn][0] + c->k->lost[dn][1]);
+		print_u64(PRINT_ANY, "lost_data_records", " (data %" PRIu64,
+			  c->k->lost[dn][0]);
+		print_u64(PRINT_ANY, "lost_cdc_records", ", cdc %" PRIu64 ")",
+			  c->k->lost[dn][1]);
+	}
 	if (r.data) {
 		print_at(a, "first_ns", "from", r.first);
 		print_dur("duration_ns", "duration", r.last - r.first);

@@ -80,6 +80,12 @@ two_conns() {
 	run -0 "$SMC" dump stats "$T/l.pcap"
 	[[ "${lines[1]}" == *" lost-records 3 (data 1, cdc 2)" ]]
 	[[ "${lines[2]}" == *" lost-records 1 (data 1, cdc 0)" ]]
+	# and analyze, per direction
+	run -0 "$SMC" dump analyze "$T/l.pcap"
+	echo "$output"
+	[[ "${lines[1]}" == "  tx: data 3 cdc 2 "*" bytes 300 lost-records 3 (data 1, cdc 2)"* ]]
+	run -0 "$SMC" -j dump analyze "$T/l.pcap"
+	[ "$(jq -c '.[0].connections[0].rx | [.lost_records, .lost_data_records, .lost_cdc_records]' <<<"$output")" = "[1,1,0]" ]
 }
 
 @test "records out of order: late, not lost; a late one behind the window is taken off the loss" {
