@@ -726,10 +726,12 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		       r.type == SMC_DUMP_TYPE_LLC ? DUMP_CNT_LLC :
 						     DUMP_CNT_DATA]++;
 		l = link_seq(c, pkt, r.seq);
-		if (r.type != SMC_DUMP_TYPE_LLC &&
-		    (c->track || c->an || r.has_sseq))
+		if (r.type != SMC_DUMP_TYPE_LLC && (c->track || c->an))
 			k = dump_conns_get(&c->conns, pkt, &r);
-		if (r.has_sseq && l) {
+		/* stream loss shows only in the reports: read keeps its
+		 * per-record path as it was
+		 */
+		if (r.has_sseq && l && (c->track || c->an)) {
 			l->sseq_records++;
 			if (k)
 				k->has_sseq = true;
