@@ -121,6 +121,9 @@ local f = {
 	cap_len = ProtoField.uint32("smcdump.cap_len",
 				    "Payload length in the capture", base.DEC),
 	error = ProtoField.string("smcdump.error", "Malformed"),
+	conn = ProtoField.uint32("smcdump.conn", "Connection number", base.DEC),
+	peer_token = ProtoField.uint32("smcdump.peer_token",
+				       "Peer's connection token", base.HEX),
 
 	data = ProtoField.bytes("smcdump.data", "Data"),
 	stream_offset = ProtoField.uint64("smcdump.stream_offset",
@@ -265,6 +268,110 @@ local function from_dummy_link()
 	local s = srcs[#srcs].range:bytes():tohex()
 	local d = dsts[#dsts].range:bytes():tohex()
 	return s == d and s ~= "000000000000"
+end
+
+-- ------------------------------------------------------- connections
+
+-- A connection has two ends, each writing records under its own (local)
+-- token: on SMC-D loopback both are in one capture. An end is (mode,
+-- family, token, local address and port, peer address and port), the
+-- local side being the frame's source for a sent record and its
+-- destination for a received one. A new end pairs with the earliest end
+-- seen before it, of the same mode and family, whose local side is its
+-- peer side and the other way round, and that has no pair yet; it takes
+-- that end's connection number, else the next one (0, 1, ... in order of
+-- the connections' first records, as tcp.stream): the rule of the
+-- "conn N" of smc dump read -d. Records without a connection (LLC, the
+-- Alibaba layout, malformed ones) get none.
+--
+-- Wireshark dissects again and out of order (the GUI): the numbers are
+-- made on the first pass, in frame order, and kept per frame.
+
+local conns		-- the state of the first pass; see conns_reset
+
+local function conns_reset()
+	conns = {
+		ends = {},	-- end key -> { conn = N, token = T, peer = end }
+		unpaired = {},	-- side key -> the ends without a pair, oldest first
+		frames = {},	-- frame number -> { conn, peer_token or nil }
+		n = 0,		-- numbers given
+		addrs = {},	-- { Address, id }, in the order of Address's <
+	}
+end
+conns_reset()
+-- a file opened, or everything dissected again from the first frame
+smcdump.init = conns_reset
+
+-- A number for an address, the same for equal addresses. Not its
+-- tostring(), which may be a name, or one only once the name resolves;
+-- not the ip.src field, which is not there without a tree (the first
+-- pass of the GUI and of tshark -2 has none). Addresses of different
+-- families differ, so the family is in the number.
+local function addr_id(a)
+	local t = conns.addrs
+	local lo, hi = 1, #t
+
+	while lo <= hi do
+		local mid = math.floor((lo + hi) / 2)
+		local m = t[mid]
+		if a == m[1] then
+			return m[2]
+		end
+		if a < m[1] then
+			hi = mid - 1
+		else
+			lo = mid + 1
+		end
+	end
+	table.insert(t, lo, { a, #t + 1 })
+	return #t
+end
+
+-- The connection number of a record of this end, and the token of the
+-- end it is paired with (nil while it has none), as the first pass saw
+-- them at this frame.
+local function conn_of(pinfo, mode, token, rx)
+	if not pinfo.visited then
+		local src, dst = addr_id(pinfo.net_src), addr_id(pinfo.net_dst)
+		local sport, dport = pinfo.src_port, pinfo.dst_port
+		local laddr, lport, raddr, rport = src, sport, dst, dport
+		if rx then
+			laddr, lport, raddr, rport = dst, dport, src, sport
+		end
+		-- the local side, then the peer's
+		local here = string.format("%u %u:%u %u:%u", mode, laddr, lport,
+					   raddr, rport)
+		local there = string.format("%u %u:%u %u:%u", mode, raddr, rport,
+					    laddr, lport)
+		local key = string.format("%s %u", here, token)
+		local e = conns.ends[key]
+
+		if not e then
+			local q = conns.unpaired[there]
+			local p = q and table.remove(q, 1)
+
+			if q and #q == 0 then
+				conns.unpaired[there] = nil
+			end
+			if p then
+				e = { conn = p.conn, token = token, peer = p }
+				p.peer = e
+			else
+				e = { conn = conns.n, token = token }
+				conns.n = conns.n + 1
+				q = conns.unpaired[here] or {}
+				q[#q + 1] = e
+				conns.unpaired[here] = q
+			end
+			conns.ends[key] = e
+		end
+		conns.frames[pinfo.number] = { e.conn, e.peer and e.peer.token }
+	end
+	local fr = conns.frames[pinfo.number]
+	if not fr then
+		return nil
+	end
+	return fr[1], fr[2]
 end
 
 local function flag_names(v, bits)
@@ -724,6 +831,17 @@ local function dissect(tvb, pinfo, tree)
 	end
 	if err then
 		malformed(top, top, pinfo, err)
+	elseif rtype == TYPE_RAW or rtype == TYPE_CDC then
+		-- as smc dump read: a connection for the records it takes
+		-- whole, none for LLC (a link group's)
+		local cn, ptok = conn_of(pinfo, mode, token, rx)
+		if cn then
+			top:add(f.conn, cn):set_generated()
+			top:append_text(string.format(", conn %u", cn))
+		end
+		if ptok then
+			top:add(f.peer_token, ptok):set_generated()
+		end
 	end
 	return wire
 end

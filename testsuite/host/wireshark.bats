@@ -310,6 +310,146 @@ legacy hdrver=1 mode=r type=1 hex=0102"
 	[[ "$output" == *"frame 2: offset (smcdump.stream_offset)"* ]]
 }
 
+# ------------------------------------------------------- connections
+
+# smcdump.conn and smcdump.peer_token (README, "Connections"). The
+# expected numbers are worked out here from the rule: an end is (mode,
+# family, token, local side, peer side), local being the source of a tx
+# frame and the destination of an rx one; a new end takes the number of
+# the earliest unpaired end of its mode whose local side is its peer side
+# and the other way round, else the next number.
+
+# ends of SMC-D loopback: 127.0.0.1:33146 and 127.0.0.1:46149 (every
+# connection below on them), of SMC-R over IPv6, and two on
+# 127.0.0.1:50000/50001 of different modes
+conn_spec() {
+	local a="local=127.0.0.1 lport=33146 peer=127.0.0.1 pport=46149"
+	local b="local=127.0.0.1 lport=46149 peer=127.0.0.1 pport=33146"
+	local c="local=fd00::1 lport=40000 peer=fd00::2 pport=5201"
+	local d="local=fd00::2 lport=5201 peer=fd00::1 pport=40000"
+	local e="local=127.0.0.1 lport=50000 peer=127.0.0.1 pport=50001"
+	local f="local=127.0.0.1 lport=50001 peer=127.0.0.1 pport=50000"
+
+	cat <<-EOF
+	data mode=d dir=tx token=0x2 offset=0 len=10 $a
+	cdc dir=tx token=0x10 seqno=1 pcount=5 $c
+	data mode=d dir=rx token=0x1 offset=0 len=10 $b
+	cdc mode=d dir=tx token=0x2 pcount=10 $a
+	llc lgr=0x0a01 link=1 qp=17 peerqp=18 local=fe80::1 lport=0 peer=fe80::2 pport=0
+	data mode=d dir=tx token=0x30 offset=0 len=3 $e
+	cdc dir=rx token=0x10 seqno=1 ccount=5 $c
+	data dir=tx token=0x31 offset=0 len=3 $f
+	cdc dir=tx token=0x20 seqno=1 ccount=5 $d
+	legacy hdrver=1 mode=d type=1 hex=0102
+	data mode=d dir=tx token=0x2 offset=10 len=10 orig=5 $a
+	cdc mode=d dir=tx token=0x1 ccount=10 $b
+	data mode=d dir=tx token=0x4 offset=0 len=7 $a
+	cdc mode=d dir=rx token=0x2 ccount=10 cflags=0x40 $a
+	data mode=d dir=tx token=0x6 offset=0 len=7 $a
+	data mode=d dir=rx token=0x3 offset=0 len=7 $b
+	cdc mode=d dir=tx token=0x4 pcount=7 $a
+	cdc mode=d dir=tx token=0x5 ccount=7 $b
+	data mode=d dir=tx token=0x30 offset=3 len=3 $e
+	cdc mode=d dir=rx token=0x6 ccount=7 $a
+	EOF
+}
+
+@test "connection numbers: both ends of a connection share one, peer_token" {
+	conn_spec | gen "$T/c.pcap" -V 4
+	# frame: what the rule makes of it
+	#  1 A 0x2 new, nothing to pair with          conn 0
+	#  2 C 0x10 (SMC-R, IPv6) new                 conn 1
+	#  3 B 0x1, local 46149 (the destination of rx): pairs with A
+	#                                             conn 0, peer 0x2
+	#  4 A again, now paired                      conn 0, peer 0x1
+	#  5 LLC: no connection
+	#  6 E 0x30 new                               conn 2
+	#  7 C again (rx: local is the destination), not paired yet: conn 1
+	#  8 F 0x31 is E's sides reversed, but SMC-R: conn 3
+	#  9 D 0x20 pairs with C                      conn 1, peer 0x10
+	# 10 Alibaba layout, 11 malformed (A's tuple and token): none
+	# 12 B sending                                conn 0, peer 0x2
+	# 13 0x4 on A's sides: A's reverse, B, is paired: new   conn 4
+	# 14 A receiving                              conn 0, peer 0x1
+	# 15 0x6 on A's sides, new                    conn 5
+	# 16 0x3 on B's sides: the earliest unpaired of 0x4 and 0x6 is 0x4
+	#                                             conn 4, peer 0x4
+	# 17 0x4                                      conn 4, peer 0x3
+	# 18 0x5 on B's sides: pairs with 0x6         conn 5, peer 0x6
+	# 19 E, its peer never seen                   conn 2
+	# 20 0x6                                      conn 5, peer 0x5
+	local want="1,0,
+2,1,
+3,0,0x00000002
+4,0,0x00000001
+5,,
+6,2,
+7,1,
+8,3,
+9,1,0x00000010
+10,,
+11,,
+12,0,0x00000002
+13,4,
+14,0,0x00000001
+15,5,
+16,4,0x00000004
+17,4,0x00000003
+18,5,0x00000006
+19,2,
+20,5,0x00000005"
+	local -a e=(-T fields -E "separator=," -e frame.number -e smcdump.conn
+		    -e smcdump.peer_token)
+	run -0 tshark_lua -r "$T/c.pcap" "${e[@]}"
+	[ "$output" = "$want" ] || { diff <(echo "$want") - <<<"$output"; return 1; }
+	# frame 11 is malformed (and so without a number), not absent
+	run -0 tshark_lua -r "$T/c.pcap" -Y smcdump.error -T fields -e frame.number
+	[ "$output" = 11 ]
+
+	# a second pass (no tree on the first: the addresses cannot come
+	# from ip.src there) shows what the first made, peer_token included:
+	# frame 1 stays without one, though the pair is known by then
+	run -0 tshark_lua -2 -r "$T/c.pcap" "${e[@]}"
+	[ "$output" = "$want" ] || { diff <(echo "$want") - <<<"$output"; return 1; }
+	# filters on the second pass see the same numbers
+	run -0 tshark_lua -2 -r "$T/c.pcap" -Y "smcdump.conn == 4" -T fields \
+		-e frame.number
+	[ "${lines[*]}" = "13 16 17" ]
+	run -0 tshark_lua -2 -r "$T/c.pcap" -Y "smcdump.peer_token == 0x2" \
+		-T fields -e frame.number
+	[ "${lines[*]}" = "3 12" ]
+}
+
+@test "connection numbers: each is one UDP conversation with both ends" {
+	conn_spec | gen "$T/c.pcap" -V 4
+	local n rows=
+
+	# per number: the one conversation, frames each way and in all
+	for n in 0 1 2 3 4 5; do
+		run -0 tshark_lua -r "$T/c.pcap" -q -z "conv,udp,smcdump.conn == $n"
+		rows+="$n $(awk '$2 == "<->" { printf "%s %s %s %s %s;", $1, $3, $4, $7, $10 }' <<<"$output")"$'\n'
+	done
+	printf '%s' "$rows"
+	# 0: frames 1 3 4 (33146 > 46149) and 12 14 (back); 1: 2 (fd00::1 >)
+	# and 7 9; 2: 6 19; 3: 8; 4: 13 16 17; 5: 15 (>) and 18 20 (<)
+	[ "$rows" = "0 127.0.0.1:33146 127.0.0.1:46149 2 3 5;
+1 fd00::1:40000 fd00::2:5201 2 1 3;
+2 127.0.0.1:50000 127.0.0.1:50001 0 2 2;
+3 127.0.0.1:50001 127.0.0.1:50000 0 1 1;
+4 127.0.0.1:33146 127.0.0.1:46149 0 3 3;
+5 127.0.0.1:33146 127.0.0.1:46149 2 1 3;
+" ]
+	# UDP alone cannot tell connections on one 4-tuple apart: 0, 4, 5
+	# and malformed frame 11 are one conversation, so are 2 and 3
+	run -0 tshark_lua -r "$T/c.pcap" -q -z conv,udp
+	run -0 awk '$2 == "<->" { print $1, $3, $10 }' <<<"$output"
+	[ "$output" = "127.0.0.1:33146 127.0.0.1:46149 12
+fd00::1:40000 fd00::2:5201 3
+127.0.0.1:50000 127.0.0.1:50001 3
+fe80::1:0 fe80::2:0 1
+10.0.0.1:40000 10.0.0.2:5201 1" ]
+}
+
 # ------------------------------------------------- numbers for graphs
 
 # The cursors and data offsets as numeric fields, for Statistics > I/O
