@@ -42,7 +42,8 @@
 #define DUMP_HDR_LEN		32	/* the hdr_ver 3 header, the shortest */
 #define DUMP_HDR_V4_LEN		40	/* struct smc_dump_hdr, hdr_ver 4 */
 #define DUMP_LLC_LINK_LEN	48	/* struct smc_dump_llc_link */
-#define DUMP_LLC_MIN		44	/* an LLC message: at least v1's size */
+#define DUMP_LLC_MIN		4	/* an LLC message: at least its header
+				 * (v1's are 44 bytes, SMC-Rv2's may be less) */
 #define DUMP_LEGACY_PREFIX	10	/* magic .. len, every hdr_ver */
 #define DUMP_CDC_R_LEN		44	/* SMC-R struct smc_cdc_msg on the wire */
 #define DUMP_CDC_D_LEN		32	/* SMC-D struct smcd_cdc_msg */

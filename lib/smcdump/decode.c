@@ -371,32 +371,8 @@ static void print_tail(const struct dump_ctx *c, const struct dump_rec *r,
 	print_end();
 }
 
-/* LLC message types (net/smc/smc_llc.h); SMC-Rv2's forms are 0x20 on */
-static const char *llc_name(uint8_t type)
-{
-	switch (type) {
-	case 0x01: return "CONFIRM_LINK";
-	case 0x02: return "ADD_LINK";
-	case 0x03: return "ADD_LINK_CONT";
-	case 0x04: return "DELETE_LINK";
-	case 0x05: return "REQ_ADD_LINK";
-	case 0x06: return "CONFIRM_RKEY";
-	case 0x07: return "TEST_LINK";
-	case 0x08: return "CONFIRM_RKEY_CONT";
-	case 0x09: return "DELETE_RKEY";
-	case 0x21: return "CONFIRM_LINK_V2";
-	case 0x22: return "ADD_LINK_V2";
-	case 0x24: return "DELETE_LINK_V2";
-	case 0x25: return "REQ_ADD_LINK_V2";
-	case 0x26: return "CONFIRM_RKEY_V2";
-	case 0x27: return "TEST_LINK_V2";
-	case 0x29: return "DELETE_RKEY_V2";
-	}
-	return NULL;
-}
-
-/* An LLC record's link (struct smc_dump_llc_link) and its message's type */
-static void print_llc(const struct dump_rec *r)
+/* An LLC record's link (struct smc_dump_llc_link) and its message */
+static void print_llc(const struct dump_ctx *c, const struct dump_rec *r)
 {
 	const uint8_t *p = r->payload, *m = p + DUMP_LLC_LINK_LEN;
 	char buf[INET6_ADDRSTRLEN];
@@ -413,7 +389,7 @@ static void print_llc(const struct dump_rec *r)
 	print_string(PRINT_ANY, "gid", " gid %s", buf);
 	inet_ntop(AF_INET6, p + 32, buf, sizeof(buf));
 	print_string(PRINT_ANY, "peer_gid", " peer-gid %s", buf);
-	name = llc_name(m[0]);
+	name = dump_llc_name(m[0]);
 	if (name) {
 		print_string(PRINT_ANY, "msg_type", " %s", name);
 	} else {
@@ -424,6 +400,8 @@ static void print_llc(const struct dump_rec *r)
 	print_bool(PRINT_JSON, "response", NULL, m[3] & 0x80);
 	if (m[3] & 0x80)
 		print_string(PRINT_FP, NULL, "%s", " response");
+	dump_llc_print(m, r->payload_len - DUMP_LLC_LINK_LEN, r->big_endian,
+		       c->o.details);
 }
 
 /* A record whose whole header was decoded (level 2), or a legacy one. */
@@ -501,7 +479,7 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 	if (cdc)
 		print_cdc(c, cdc);
 	if (r->type == SMC_DUMP_TYPE_LLC && !err)
-		print_llc(r);
+		print_llc(c, r);
 	print_tail(c, r, err);
 }
 

@@ -107,4 +107,9 @@ struct dump_ctx {
 	char tcache[24];
 };
 
+/* llc.c: an LLC record's message */
+const char *dump_llc_name(uint8_t type);
+void dump_llc_print(const uint8_t *m, size_t len, bool big_endian,
+		    bool details);
+
 #endif /* SMCDUMP_DECODE_H */

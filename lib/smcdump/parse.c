@@ -633,7 +633,7 @@ int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,
 	if (r->type == SMC_DUMP_TYPE_LLC &&
 	    r->payload_wire_len < DUMP_LLC_LINK_LEN + DUMP_LLC_MIN)
 		return bad(err, errlen,
-			   "LLC record of %u payload bytes, need %u (link, message)",
+			   "LLC record of %u payload bytes, need %u (link, LLC header)",
 			   r->payload_wire_len,
 			   DUMP_LLC_LINK_LEN + DUMP_LLC_MIN);
 	if (r->offset > UINT64_MAX - r->orig_len)

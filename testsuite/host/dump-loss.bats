@@ -156,9 +156,9 @@ two_conns() {
 	EOF
 	run -0 "$SMC" dump read "$T/llc.pcap"
 	echo "$output"
-	[ "${lines[0]}" = "1 22:13:20.000000 SMC-R tx 10.0.0.1:40000 > 10.0.0.2:5201 token 0x00000a01 llc lgr 0x00000a01 link 1 qp 17 peer-qp 18 gid fe80::1 peer-gid fe80::2 CONFIRM_LINK" ]
-	[[ "${lines[1]}" == *" rx 10.0.0.2:5201 > 10.0.0.1:40000 "*" DELETE_LINK response" ]]
-	[[ "${lines[2]}" == *" link 2 qp 19 peer-qp 20 "*" ADD_LINK_V2" ]]
+	[ "${lines[0]}" = "1 22:13:20.000000 SMC-R tx 10.0.0.1:40000 > 10.0.0.2:5201 token 0x00000a01 llc lgr 0x00000a01 link 1 qp 17 peer-qp 18 gid fe80::1 peer-gid fe80::2 CONFIRM_LINK sender-mac 00:00:00:00:00:00 sender-gid :: sender-qp 0 link-id 0 link-uid 0x00000000 max-links 0 max-conns 0" ]
+	[[ "${lines[1]}" == *" rx 10.0.0.2:5201 > 10.0.0.1:40000 "*" DELETE_LINK response link-id 0 reason 0x00000000" ]]
+	[[ "${lines[2]}" == *" link 2 qp 19 peer-qp 20 "*" ADD_LINK_V2 sender-mac "* ]]
 	[[ "${lines[3]}" == *" llc-type 0x0a" ]]
 	run -0 "$SMC" -j dump read "$T/llc.pcap"
 	[ "$(jq -c '.[1] | [.type, .lgr_id, .link_id, .qpn, .peer_qpn, .msg_type, .response, .stream_seq]' <<<"$output")" = '["llc","0x00000a01",1,17,18,"DELETE_LINK",true,0]' ]
@@ -180,7 +180,7 @@ two_conns() {
 	[[ "${lines[0]}" == *" malformed: hdr_len 32 below 40 for hdr_ver 4" ]]
 	[[ "${lines[1]}" == *" token 0x00000001 type-3 malformed: unknown type 3" ]]
 	[[ "${lines[2]}" == *" malformed: LLC record of an SMC-D link group" ]]
-	[[ "${lines[3]}" == *" malformed: LLC record of 2 payload bytes, need 92 (link, message)" ]]
+	[[ "${lines[3]}" == *" malformed: LLC record of 2 payload bytes, need 52 (link, LLC header)" ]]
 	[[ "${lines[4]}" == *" malformed: LLC record marked truncated" ]]
 	[[ "${lines[5]}" == *" malformed: LLC record with offset 8" ]]
 	[ "$(stats "$T/bad.pcap" '.total.malformed')" = "6" ]

@@ -20,7 +20,8 @@
  *   legacy  an Alibaba record (hdr_ver < 3): prefix, then hex=...
  *   llc     an LLC record (hdr_ver 4): lgr= link= qp= peerqp= llctype=
  *           (default 0x01) resp=1; the 48-byte link, then a 44-byte
- *           message; hex=... replaces both
+ *           message, or msg=HEX (the message's bytes, any length);
+ *           hex=... replaces both
  * Frame keys (all kinds):
  *   ts=SEC[.FRAC]  time (default: 1700000000 + 1 us per frame)
  *   local= peer= lport= pport=  the connection (default 10.0.0.1:40000
@@ -477,6 +478,7 @@ struct rec {
 	const char *from;
 	int fill;
 	const char *hexp;
+	const char *msgp;	/* llc: the message after the link */
 	/* cdc */
 	uint64_t seqno, ctoken, pwrap, pcount, cwrap, ccount, pflags, cflags;
 	bool big;
@@ -502,6 +504,8 @@ static size_t build_payload(const struct rec *r, enum kind k, uint8_t *p,
 		p[32] = 0xfe;
 		p[33] = 0x80;
 		p[47] = 2;
+		if (r->msgp)
+			return 48 + hex(r->msgp, p + 48, max - 48);
 		p[48] = r->llctype ? r->llctype : 0x01;
 		p[49] = 44;
 		p[51] = r->resp ? 0x80 : 0;
@@ -815,6 +819,8 @@ static void spec_line(struct out *o, char *line)
 			r.llctype = num(v);
 		} else if (!strcmp(w, "resp")) {
 			r.resp = num(v);
+		} else if (!strcmp(w, "msg")) {
+			r.msgp = v;
 		} else if (!strcmp(w, "endian")) {
 			r.big = !strcmp(v, "big");
 		} else if (!strcmp(w, "smcopt")) {
