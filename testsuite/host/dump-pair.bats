@@ -164,38 +164,39 @@ STATS_ROWS='.connections[] | [.token, (.peer.token // "-"), .conn,
 	[ "$(j "$T/ct-one.pcap" '.total.connections')" -eq 1 ]
 }
 
-@test "a 4-tuple used again by a later connection: ends pair by first-record order" {
-	# four ends on the same ports: A1 (0x11) and A2 (0x12) at
-	# 10.0.0.1:40000, B1 (0x21) and B2 (0x22) at 10.0.0.2:5201, first
-	# records in the order A1 A2 B1 B2. B1 pairs with the earliest
-	# unpaired mirror, A1; B2 with A2. A1 sends 100 bytes, A2 200; B1
-	# receives 100, B2 200
+# reuse ORDER... : the four ends of two connections on the same ports,
+# one data record each, in ORDER (A1 A2 B1 B2 as 0 1 2 3): A1 (0x11) and
+# A2 (0x12) at 10.0.0.1:40000 send 100 and 200 bytes, B1 (0x21) and B2
+# (0x22) at 10.0.0.2:5201 receive them
+reuse() {
 	local a="mode=d local=10.0.0.1 peer=10.0.0.2 lport=40000 pport=5201"
 	local b="mode=d local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 dir=rx"
-	"$GEN" "$T/reuse.pcap" <<-EOF
-	data $a token=0x11 offset=0 len=100
-	data $a token=0x12 offset=0 len=200
-	data $b token=0x21 offset=0 len=100
-	data $b token=0x22 offset=0 len=200
-	EOF
-	run -0 jq -r ".[0] | $STATS_ROWS" < <("$SMC" -j dump stats "$T/reuse.pcap")
-	echo "$output"
-	[ "${lines[0]}" = "0x00000011 0x00000021 0 1/100 0/0 1/100 0/0" ]
-	[ "${lines[1]}" = "0x00000012 0x00000022 1 1/200 0/0 1/200 0/0" ]
-	[ "${#lines[@]}" -eq 2 ]
+	local rec=("data $a token=0x11 offset=0 len=100"
+		   "data $a token=0x12 offset=0 len=200"
+		   "data $b token=0x21 offset=0 len=100"
+		   "data $b token=0x22 offset=0 len=200") i
+	for i in "$@"; do
+		echo "${rec[$i]}"
+	done
+}
+
+@test "a 4-tuple used again by a later connection: ends pair by first-record order" {
+	# in the order A1 A2 B1 B2, B1 pairs with the earliest unpaired
+	# mirror, A1, and B2 with A2; in the order A1 B1 A2 B2 the same
+	local order
+	for order in "0 1 2 3" "0 2 1 3"; do
+		# shellcheck disable=SC2086
+		reuse $order | "$GEN" "$T/reuse.pcap"
+		run -0 jq -r ".[0] | $STATS_ROWS" < <("$SMC" -j dump stats "$T/reuse.pcap")
+		echo "$order: $output"
+		[ "${lines[0]}" = "0x00000011 0x00000021 0 1/100 0/0 1/100 0/0" ]
+		[ "${lines[1]}" = "0x00000012 0x00000022 1 1/200 0/0 1/200 0/0" ]
+		[ "${#lines[@]}" -eq 2 ]
+	done
 	# read -d: A1 0, A2 1, B1 0 (A1's), B2 1 (A2's)
+	reuse 0 1 2 3 | "$GEN" "$T/reuse.pcap"
 	run -0 "$SMC" -j -d dump read "$T/reuse.pcap"
 	[ "$(jq -c '[.[] | .conn]' <<<"$output")" = "[0,1,0,1]" ]
-	# in the order A1 B1 A2 B2 it is the same pairing
-	"$GEN" "$T/reuse2.pcap" <<-EOF
-	data $a token=0x11 offset=0 len=100
-	data $b token=0x21 offset=0 len=100
-	data $a token=0x12 offset=0 len=200
-	data $b token=0x22 offset=0 len=200
-	EOF
-	run -0 jq -r ".[0] | $STATS_ROWS" < <("$SMC" -j dump stats "$T/reuse2.pcap")
-	[ "${lines[0]}" = "0x00000011 0x00000021 0 1/100 0/0 1/100 0/0" ]
-	[ "${lines[1]}" = "0x00000012 0x00000022 1 1/200 0/0 1/200 0/0" ]
 }
 
 @test "read -d: each record says its connection's number, the same at both ends; plain read none" {
