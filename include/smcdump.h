@@ -317,7 +317,8 @@ void dump_track_free(struct dump_track *t);
  * @dir: follow: the directory of the stream files (DUMP_F_TRACK)
  * @max_gap: follow: the max-gap (0: no limit)
  * @window_ns: analyze: the throughput window, nanoseconds
- * @has_token: analyze: only the connections of @token
+ * @has_token: analyze: only the connection of @token (at either end:
+ *	both ends of a connection in the capture are one connection)
  * @token: analyze: the local alert token asked for
  * @out: where the output goes (the records, the reports; text or JSON),
  *	NULL for stdout: the caller's hook, as tcpdump's ndo_printf (a file,
@@ -473,6 +474,8 @@ struct dump_an_point {
  * struct dump_an_trace - one direction of a connection
  * @mode: SMC_DUMP_MODE_*
  * @token: the records' token
+ * @has_peer: the other end of the connection is in the capture too
+ * @peer_token: its token
  * @family: AF_INET or AF_INET6
  * @laddr: local address (16 bytes, IPv4 in the first 4), @lport its port
  * @raddr: peer address, @rport its port
@@ -488,6 +491,8 @@ struct dump_an_point {
 struct dump_an_trace {
 	uint8_t mode;
 	uint32_t token;
+	bool has_peer;
+	uint32_t peer_token;
 	int family;
 	const uint8_t *laddr;
 	const uint8_t *raddr;

@@ -509,7 +509,7 @@ static void draw(cairo_t *cr, const struct dump_an_trace *tr, uint64_t *cnt)
 	struct col *c[S_MAX] = { 0 };
 	struct scale s = { 0 };
 	bool first = true;
-	char title[200], a1[64], a2[64];
+	char title[200], a1[64], a2[64], peer[32];
 	size_t i;
 	int k;
 
@@ -674,9 +674,12 @@ static void draw(cairo_t *cr, const struct dump_an_trace *tr, uint64_t *cnt)
 		      tr->dir ? tr->rport : tr->lport, a1, sizeof(a1));
 	dump_fmt_addr(tr->family, tr->dir ? tr->laddr : tr->raddr,
 		      tr->dir ? tr->lport : tr->rport, a2, sizeof(a2));
-	snprintf(title, sizeof(title), "%s token 0x%08x %s  %s > %s",
+	if (tr->has_peer)	/* the connection's other end */
+		snprintf(peer, sizeof(peer), " peer-token 0x%08x",
+			 tr->peer_token);
+	snprintf(title, sizeof(title), "%s token 0x%08x%s %s  %s > %s",
 		 tr->mode == SMC_DUMP_MODE_SMCD ? "SMC-D" : "SMC-R", tr->token,
-		 tr->dir ? "rx" : "tx", a1, a2);
+		 tr->has_peer ? peer : "", tr->dir ? "rx" : "tx", a1, a2);
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	cairo_set_font_size(cr, 16);
 	text_at(cr, G_W / 2.0, 28, title, 0.5);
@@ -793,6 +796,11 @@ static int draw_cb(void *arg, const struct dump_an_trace *tr)
 
 		snprintf(tok, sizeof(tok), "0x%08x", tr->token);
 		print_string(PRINT_ANY, "token", " token %s", tok);
+		if (tr->has_peer) {
+			snprintf(tok, sizeof(tok), "0x%08x", tr->peer_token);
+			print_string(PRINT_ANY, "peer_token", " peer-token %s",
+				     tok);
+		}
 	}
 	print_string(PRINT_ANY, "dir", " %s", tr->dir ? "rx" : "tx");
 	print_uint(PRINT_JSON, "width", NULL, G_W);

@@ -101,7 +101,6 @@ struct dump_analyze {
 	bool has_base;
 	int64_t base;
 	const struct dump_conns *conns;
-	size_t nconn;
 	struct aclc *clc;
 	size_t nclc;
 	size_t clccap;
@@ -167,10 +166,8 @@ static struct dump_aconn *aconn_get(struct dump_analyze *a,
 {
 	if (k && !k->an) {
 		k->an = calloc(1, sizeof(*k->an));
-		if (k->an) {
+		if (k->an)
 			k->an->k = k;
-			a->nconn++;
-		}
 	}
 	if (!k || !k->an)
 		a->nomem = true;
@@ -217,7 +214,10 @@ void dump_analyze_record(struct dump_analyze *a, uint64_t frame,
 		a->legacy++;
 		return;
 	}
-	if (a->has_token && r->token != a->token)
+	/* an end may pair with the end of the token asked for later on:
+	 * only a pair decides, the report chooses the rest
+	 */
+	if (a->has_token && k && k->peer && !dump_conn_has_token(k, a->token))
 		return;
 	if (r->type == SMC_DUMP_TYPE_CDC && !cdc)
 		return;
@@ -801,8 +801,11 @@ static void print_rate(const char *key, const char *label, double bps)
 	print_string(PRINT_FP, NULL, "%s", buf);
 }
 
+/* One direction of an end: "tx:" or "rx:" ("peer tx:", "peer rx:" in
+ * text when @peer: the other end of a pair)
+ */
 static void print_dir(const struct dump_analyze *a, const struct dump_aconn *c,
-		      int dn)
+		      int dn, bool peer)
 {
 	static const char *const name[2] = { "tx", "rx" };
 	struct result r;
@@ -810,7 +813,8 @@ static void print_dir(const struct dump_analyze *a, const struct dump_aconn *c,
 
 	analyze_dir(a, c, dn, &r, NULL);
 	open_json_object(name[dn]);
-	print_string(PRINT_FP, NULL, "  %s:", name[dn]);
+	print_string(PRINT_FP, NULL, "  %s", peer ? "peer " : "");
+	print_string(PRINT_FP, NULL, "%s:", name[dn]);
 	print_u64(PRINT_ANY, "data", " data %" PRIu64, r.data);
 	print_u64(PRINT_ANY, "cdc", " cdc %" PRIu64, r.cdc);
 	if (r.data)
@@ -906,7 +910,11 @@ static void print_dir(const struct dump_analyze *a, const struct dump_aconn *c,
 	close_json_object();
 }
 
-static void print_conn(const struct dump_analyze *a, const struct dump_aconn *c)
+/* An entry: the end @c and, when it is in the capture, its peer @p (text:
+ * by direction, tx, peer rx, rx, peer tx; JSON: the peer's as "peer")
+ */
+static void print_conn(const struct dump_analyze *a, const struct dump_aconn *c,
+		       const struct dump_aconn *p)
 {
 	static const char *const keys[4] = {
 		"local_address", "local_port", "peer_address", "peer_port"
@@ -923,13 +931,53 @@ static void print_conn(const struct dump_analyze *a, const struct dump_aconn *c)
 	print_string(PRINT_ANY, "token", " token %s", buf);
 	dump_print_ends(k->family, k->laddr, k->lport, k->raddr, k->rport,
 			keys, " %s <->", " %s");
+	if (p) {
+		snprintf(buf, sizeof(buf), "0x%08x", p->k->token);
+		print_string(PRINT_FP, NULL, " peer-token %s", buf);
+	}
 	print_u64(PRINT_ANY, "records", " records %" PRIu64, c->records);
 	print_at(a, "first_ns", "from", c->first_t);
 	print_dur("duration_ns", "duration", c->last_t - c->first_t);
 	print_nl();
-	print_dir(a, c, 0);
-	print_dir(a, c, 1);
+	print_dir(a, c, 0, false);
+	if (p && !is_json_context())
+		print_dir(a, p, 1, true);
+	print_dir(a, c, 1, false);
+	if (p && !is_json_context()) {
+		print_dir(a, p, 0, true);
+	} else if (p) {
+		open_json_object("peer");
+		print_string(PRINT_JSON, "token", NULL, buf);
+		print_dir(a, p, 0, true);
+		print_dir(a, p, 1, true);
+		close_json_object();
+	}
 	close_json_object();
+}
+
+static bool has_an(const struct dump_conn *k)
+{
+	return k->an != NULL;
+}
+
+/* The ends of the entry @k heads, when it does and it is of the token
+ * asked for (at either end): @k's state, its peer's in *@p (NULL when
+ * alone); else NULL
+ */
+static const struct dump_aconn *entry(const struct dump_analyze *a,
+				      const struct dump_conn *k,
+				      const struct dump_aconn **p)
+{
+	const struct dump_conn *o;
+
+	if (!dump_conn_heads(k, has_an))
+		return NULL;
+	o = dump_conn_shown_peer(k, has_an);
+	if (a->has_token && k->token != a->token &&
+	    !(o && o->token == a->token))
+		return NULL;
+	*p = o ? o->an : NULL;
+	return k->an;
 }
 
 /**
@@ -943,7 +991,9 @@ static void print_conn(const struct dump_analyze *a, const struct dump_aconn *c)
  */
 int dump_analyze_report(struct dump_analyze *a)
 {
+	const struct dump_aconn *c, *p;
 	const struct dump_conn *k;
+	uint64_t nconn = 0;
 	char buf[32];
 
 	clc_sort(a);
@@ -952,13 +1002,17 @@ int dump_analyze_report(struct dump_analyze *a)
 		 a->window_ns / 1000000, a->window_ns % 1000000);
 	print_u64(PRINT_JSON, "window_ns", NULL, a->window_ns);
 	open_json_array(PRINT_JSON, "connections");
-	for (k = a->conns->first; k; k = k->next)
-		if (k->an)
-			print_conn(a, k->an);
+	for (k = a->conns->first; k; k = k->next) {
+		c = entry(a, k, &p);
+		if (!c)
+			continue;
+		print_conn(a, c, p);
+		nconn++;
+	}
 	close_json_array(PRINT_JSON, NULL);
 	open_json_object("total");
 	print_u64(PRINT_ANY, "connections", "total: connections %" PRIu64,
-		  (uint64_t)a->nconn);
+		  nconn);
 	print_string(PRINT_FP, NULL, " window %s ms", buf);
 	print_u64(PRINT_ANY, "clc_buffers", " clc-buffers %" PRIu64,
 		  (uint64_t)a->nclc);
@@ -971,7 +1025,7 @@ int dump_analyze_report(struct dump_analyze *a)
 	close_json_object();
 	if (a->nomem)
 		return 3;
-	if (a->has_token && !a->nconn) {
+	if (a->has_token && !nconn) {
 		fprintf(stderr,
 			"Error: no record of the capture has token 0x%08x.\n",
 			a->token);
@@ -980,58 +1034,83 @@ int dump_analyze_report(struct dump_analyze *a)
 	return 0;
 }
 
+/* Hand @c's direction @dn to @cb; @p the other end of its pair or NULL.
+ * Return: what @cb returns, 0 for an empty direction, -1 when memory ran
+ * out.
+ */
+static int trace_dir(struct dump_analyze *a, const struct dump_aconn *c,
+		     const struct dump_aconn *p, int dn, dump_an_trace_cb cb,
+		     void *arg)
+{
+	const struct dump_conn *k = c->k;
+	struct dump_an_trace tr;
+	struct result r;
+	int rc;
+
+	if (!c->d[dn].n)
+		return 0;
+	memset(&tr, 0, sizeof(tr));
+	tr.pt = calloc(c->d[dn].n, sizeof(*tr.pt));
+	if (!tr.pt)
+		return -1;
+	analyze_dir(a, c, dn, &r, tr.pt);
+	tr.n = c->d[dn].n;
+	tr.mode = k->mode;
+	tr.token = k->token;
+	tr.has_peer = p != NULL;
+	tr.peer_token = p ? p->k->token : 0;
+	tr.family = k->family;
+	tr.laddr = k->laddr;
+	tr.raddr = k->raddr;
+	tr.lport = k->lport;
+	tr.rport = k->rport;
+	tr.dir = dn;
+	tr.buffer = r.buf;
+	tr.buffer_from = r.buf ? buf_src_name[r.src] : NULL;
+	tr.buffer_inferred = r.src == BUF_WRAP || r.src == BUF_FLIGHT;
+	tr.data = r.data;
+	tr.cons_from_start = r.cons_from_start;
+	rc = cb(arg, &tr);
+	free(tr.pt);
+	return rc;
+}
+
 /**
  * dump_analyze_traces() - hand every connection direction that has
  *	records to @cb, with its events as points
  * @a: the analyzer, after the last record
- * @cb: called per direction, in order of the connections' first record,
- *	tx before rx; a nonzero return stops the walk
+ * @cb: called per direction, in order of the connections' first record;
+ *	of a connection, its first end's tx, then as the other end received
+ *	it (the other end's rx), its first end's rx, the other end's tx; a
+ *	nonzero return stops the walk
  * @arg: for @cb
+ *
+ * With a token asked for, only the connection with the token at either
+ * end.
  *
  * Return: 0, the first nonzero return of @cb, or -1 when memory ran out.
  */
 int dump_analyze_traces(struct dump_analyze *a, dump_an_trace_cb cb,
 			void *arg)
 {
+	const struct dump_aconn *c, *p;
 	const struct dump_conn *k;
-	const struct dump_aconn *c;
-	struct dump_an_trace tr;
-	struct result r;
-	int dn, rc;
+	int rc = 0;
 
 	clc_sort(a);
-	for (k = a->conns->first; k; k = k->next) {
-		c = k->an;
-		for (dn = 0; c && dn < 2; dn++) {
-			if (!c->d[dn].n)
-				continue;
-			memset(&tr, 0, sizeof(tr));
-			tr.pt = calloc(c->d[dn].n, sizeof(*tr.pt));
-			if (!tr.pt)
-				return -1;
-			analyze_dir(a, c, dn, &r, tr.pt);
-			tr.n = c->d[dn].n;
-			tr.mode = k->mode;
-			tr.token = k->token;
-			tr.family = k->family;
-			tr.laddr = k->laddr;
-			tr.raddr = k->raddr;
-			tr.lport = k->lport;
-			tr.rport = k->rport;
-			tr.dir = dn;
-			tr.buffer = r.buf;
-			tr.buffer_from = r.buf ? buf_src_name[r.src] : NULL;
-			tr.buffer_inferred = r.src == BUF_WRAP ||
-					     r.src == BUF_FLIGHT;
-			tr.data = r.data;
-			tr.cons_from_start = r.cons_from_start;
-			rc = cb(arg, &tr);
-			free(tr.pt);
-			if (rc)
-				return rc;
-		}
+	for (k = a->conns->first; k && !rc; k = k->next) {
+		c = entry(a, k, &p);
+		if (!c)
+			continue;
+		rc = trace_dir(a, c, p, 0, cb, arg);
+		if (!rc && p)
+			rc = trace_dir(a, p, c, 1, cb, arg);
+		if (!rc)
+			rc = trace_dir(a, c, p, 1, cb, arg);
+		if (!rc && p)
+			rc = trace_dir(a, p, c, 0, cb, arg);
 	}
-	return 0;
+	return rc;
 }
 
 /**

@@ -19,10 +19,17 @@ struct dump_tconn;
 struct dump_aconn;
 
 /**
- * struct dump_conn - one connection as one end saw it: the key of its
- *	records
+ * struct dump_conn - one end of a connection: the key of its records
  * @hnext: hash chain
- * @next: the next connection in order of first record
+ * @pnext: chain of the hash of its addresses and ports (no token), where
+ *	a new end looks for its peer
+ * @next: the next end in order of first record
+ * @peer: the other end of the connection when it is in the capture too
+ *	(both ends on one host: loopback-ism, one netns), else NULL
+ * @conn: the connection's number, 0-based in order of the connection's
+ *	first record (either end), shared by both ends, as tcp.stream
+ * @second: of a pair, the end that came second; reports print a pair
+ *	once, under the first end
  * @mode: SMC_DUMP_MODE_*
  * @family: AF_INET or AF_INET6
  * @token: the records' token (the local alert token), host byte order
@@ -31,6 +38,9 @@ struct dump_aconn;
  * @raddr: peer address, the same way
  * @lport: local TCP port, host byte order
  * @rport: peer TCP port, host byte order
+ * @has_ctoken: SMC-R: it sent a CDC message
+ * @ctoken: the token of the last CDC message it sent: its peer's alert
+ *	token
  * @track: the tracker's state of it, NULL until the tracker took a record
  * @an: the analyzer's, NULL until the analyzer took a record
  * @has_sseq: its records carry stream_seq (hdr_ver 4 on)
@@ -39,7 +49,13 @@ struct dump_aconn;
  */
 struct dump_conn {
 	struct dump_conn *hnext;
+	struct dump_conn *pnext;
 	struct dump_conn *next;
+	struct dump_conn *peer;
+	size_t conn;
+	bool second;
+	bool has_ctoken;
+	uint32_t ctoken;
 	uint8_t mode;
 	uint8_t family;
 	uint32_t token;
@@ -54,18 +70,22 @@ struct dump_conn {
 };
 
 /**
- * struct dump_conns - the connections of a capture
+ * struct dump_conns - the connections of a capture, by end
  * @hash: chains by the key's hash, @hsize of them (a power of two)
+ * @phash: chains by the hash of an end's addresses and ports, @hsize too
  * @hsize: see @hash
- * @n: connections in the table
- * @first: the connection of the first record, the others follow by @next
+ * @n: ends in the table
+ * @nconn: connections: an end alone, or a pair of ends, counts one
+ * @first: the end of the first record, the others follow by @next
  * @last: the newest
  * @mem: where the connections live
  */
 struct dump_conns {
 	struct dump_conn **hash;
+	struct dump_conn **phash;
 	size_t hsize;
 	size_t n;
+	size_t nconn;
 	struct dump_conn *first;
 	struct dump_conn *last;
 	struct dump_arena mem;
@@ -74,7 +94,30 @@ struct dump_conns {
 int dump_conns_init(struct dump_conns *t);
 struct dump_conn *dump_conns_get(struct dump_conns *t,
 				 const struct dump_pkt *pkt,
-				 const struct dump_rec *r);
+				 const struct dump_rec *r,
+				 const struct dump_cdc *cdc);
+bool dump_conn_has_token(const struct dump_conn *k, uint32_t token);
+
+/* whether an end has a report's state (it took records there) */
+typedef bool (*dump_conn_has_fn)(const struct dump_conn *k);
+
+/* Whether @k heads an entry of a report: it has state and is not the
+ * second end of a pair whose first end has (a pair is one entry, under
+ * its first end)
+ */
+static inline bool dump_conn_heads(const struct dump_conn *k,
+				   dump_conn_has_fn has)
+{
+	return has(k) && !(k->second && has(k->peer));
+}
+
+/* The peer that an entry headed by @k shows with it, NULL when none */
+static inline const struct dump_conn *
+dump_conn_shown_peer(const struct dump_conn *k, dump_conn_has_fn has)
+{
+	return k->peer && has(k->peer) ? k->peer : NULL;
+}
+
 void dump_conns_release(struct dump_conns *t);
 
 #endif /* SMCDUMP_CONN_H */

@@ -404,10 +404,13 @@ static void print_llc(const struct dump_ctx *c, const struct dump_rec *r)
 		       c->o.details);
 }
 
-/* A record whose whole header was decoded (level 2), or a legacy one. */
+/* A record whose whole header was decoded (level 2), or a legacy one;
+ * @k its connection's end (-d only), else NULL
+ */
 static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 			 const struct dump_pkt *pkt, const struct dump_rec *r,
-			 const struct dump_cdc *cdc, const char *err)
+			 const struct dump_conn *k, const struct dump_cdc *cdc,
+			 const char *err)
 {
 	char buf[24];
 	bool brief;
@@ -440,6 +443,9 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 	print_addrs(pkt);
 	snprintf(buf, sizeof(buf), "0x%08x", r->token);
 	print_string(PRINT_ANY, "token", "token %s", buf);
+	if (k && c->o.details)	/* both ends say their connection's number */
+		print_u64(PRINT_ANY, "conn", " conn %" PRIu64,
+			  (uint64_t)k->conn);
 	if (r->type == SMC_DUMP_TYPE_RAW)
 		print_string(PRINT_ANY, "type", " %s", "data");
 	else if (r->type == SMC_DUMP_TYPE_CDC)
@@ -668,7 +674,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		else if (rc != DUMP_OK)
 			c->cnt[DUMP_CNT_MALFORMED]++;
 		if (c->o.flags & DUMP_F_PRINT)
-			print_record(c, sec, nsec, pkt, &r, NULL,
+			print_record(c, sec, nsec, pkt, &r, NULL, NULL,
 				     rc == DUMP_OK ? NULL : err);
 		else if (rc != DUMP_OK)
 			fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n",
@@ -704,8 +710,11 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		       r.type == SMC_DUMP_TYPE_LLC ? DUMP_CNT_LLC :
 						     DUMP_CNT_DATA]++;
 		l = link_seq(c, pkt, r.seq);
-		if (r.type != SMC_DUMP_TYPE_LLC && (c->track || c->an))
-			k = dump_conns_get(&c->conns, pkt, &r);
+		/* plain read looks no connection up: only -d says it */
+		if (r.type != SMC_DUMP_TYPE_LLC &&
+		    (c->track || c->an ||
+		     (c->o.flags & DUMP_F_PRINT && c->o.details)))
+			k = dump_conns_get(&c->conns, pkt, &r, pcdc);
 		/* stream loss shows only in the reports: read keeps its
 		 * per-record path as it was
 		 */
@@ -727,7 +736,7 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		c->cnt[DUMP_CNT_MALFORMED]++;
 	}
 	if (c->o.flags & DUMP_F_PRINT)
-		print_record(c, sec, nsec, pkt, &r, pcdc,
+		print_record(c, sec, nsec, pkt, &r, k, pcdc,
 			     rc == DUMP_OK ? NULL : err);
 	else if (rc != DUMP_OK)
 		fprintf(stderr, "smc dump: frame %" PRIu64 ": %s\n", c->frame,

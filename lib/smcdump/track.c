@@ -149,7 +149,6 @@ struct dump_track {
 	size_t tsize;		/* a power of two */
 	size_t tused;
 	const struct dump_conns *conns;	/* the capture's connections */
-	size_t nconn;		/* those with a part here */
 	struct dump_arena mem;	/* parts, streams, range nodes */
 	struct ivnode *ivfree;	/* range nodes to use again */
 	bool nomem;
@@ -456,7 +455,6 @@ static struct dump_tconn *tconn_get(struct dump_track *t, struct dump_conn *k)
 	if (t->dir)	/* only follow's file names need it */
 		c->dup = tok_count(t, k->mode, k->token);
 	k->track = c;
-	t->nconn++;
 	return c;
 }
 
@@ -1271,9 +1269,12 @@ static void print_ranges(struct rep *o, const struct stream *st, bool trunc,
 	}
 }
 
+/* One direction of an end, "tx" or "rx" ("peer tx", "peer rx" in text
+ * when @peer: the other end of a pair)
+ */
 static void print_stream(struct rep *o, const struct dump_track *t,
 			 const struct dump_conn *k, const struct stream *st,
-			 int dir, struct dump_track_totals *tot)
+			 int dir, bool peer, struct dump_track_totals *tot)
 {
 	struct gap_sum g = { 0 };
 	const char *name = dir ? "rx" : "tx";
@@ -1298,6 +1299,8 @@ static void print_stream(struct rep *o, const struct dump_track *t,
 	open_json_object(name);
 	if (!o->json) {
 		REP_LIT(o, "\n\t");
+		if (peer)
+			REP_LIT(o, "peer ");
 		rep_str(o, name);
 	}
 	if (t->dir) {
@@ -1383,49 +1386,90 @@ static void print_stream(struct rep *o, const struct dump_track *t,
 	close_json_object();
 }
 
+static bool has_track(const struct dump_conn *k)
+{
+	return k->track != NULL;
+}
+
+/* Give @k's streams their final layout (and follow's files theirs) */
+static void streams_ready(struct dump_track *t, const struct dump_conn *k)
+{
+	struct dump_tconn *c = k->track;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (!c->s[i])
+			continue;
+		else if (stream_flatten(c->s[i]))
+			t->nomem = true;
+		else if (t->dir)
+			stream_finish(t, c, i);
+}
+
+/* Print one direction of @k and let its ranges go */
+static void stream_report(struct rep *o, const struct dump_track *t,
+			  const struct dump_conn *k, int dir, bool peer,
+			  struct dump_track_totals *tot)
+{
+	struct stream *st = k->track->s[dir];
+
+	print_stream(o, t, k, st ? st : &no_stream, dir, peer, tot);
+	if (st)	/* the ranges are listed: done with them */
+		stream_unflatten(st);
+}
+
 /**
  * dump_track_report() - print the connections follow or stats found
  * @t: the tracker
  * @tot: filled with the sums over every stream, for the totals line that
  *	dump_ctx_finish() prints
  *
- * Prints one entry per connection (both streams), text or JSON (the
- * "connections" array). In follow, the stream files get their final
- * layout first.
+ * Prints one entry per connection, text or JSON (the "connections"
+ * array): in stats, both ends of a connection that are in the capture
+ * make one entry, the first end's, with the other's streams as its
+ * peer's (text: by direction, tx, peer rx, rx, peer tx); follow, whose
+ * files are per end, prints one entry per end. In follow, the stream
+ * files get their final layout first.
  */
 void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
 {
-	const struct dump_conn *k;
-	struct dump_tconn *c;
+	const struct dump_conn *k, *p;
 	struct rep o;
-	size_t i;
+	char buf[16];
 
 	o.json = is_json_context();
 	o.n = 0;
 	memset(tot, 0, sizeof(*tot));
 	tot->follow = t->dir != NULL;
-	tot->connections = t->nconn;
 	open_json_array(PRINT_JSON, "connections");
 	for (k = t->conns->first; k; k = k->next) {
-		c = k->track;
-		if (!c)
+		if (t->dir ? !k->track : !dump_conn_heads(k, has_track))
 			continue;
-		for (i = 0; i < 2; i++)
-			if (!c->s[i])
-				continue;
-			else if (stream_flatten(c->s[i]))
-				t->nomem = true;
-			else if (t->dir)
-				stream_finish(t, c, (int)i);
+		p = t->dir ? NULL : dump_conn_shown_peer(k, has_track);
+		tot->connections++;
+		streams_ready(t, k);
+		if (p)
+			streams_ready(t, p);
 		open_json_object(NULL);
 		rep_conn(&o, k);
-		for (i = 0; i < 2; i++) {
-			struct stream *st = c->s[i];
-
-			print_stream(&o, t, k, st ? st : &no_stream, (int)i,
-				     tot);
-			if (st)	/* the ranges are listed: done with them */
-				stream_unflatten(st);
+		print_u64(PRINT_JSON, "conn", NULL, (uint64_t)k->conn);
+		if (p) {
+			snprintf(buf, sizeof(buf), "0x%08x", p->token);
+			if (!o.json)
+				rep_string(&o, NULL, " peer-token ", buf, "");
+		}
+		stream_report(&o, t, k, 0, false, tot);
+		if (p && !o.json)
+			stream_report(&o, t, p, 1, true, tot);
+		stream_report(&o, t, k, 1, false, tot);
+		if (p && !o.json) {
+			stream_report(&o, t, p, 0, true, tot);
+		} else if (p) {
+			open_json_object("peer");
+			print_string(PRINT_JSON, "token", NULL, buf);
+			stream_report(&o, t, p, 0, true, tot);
+			stream_report(&o, t, p, 1, true, tot);
+			close_json_object();
 		}
 		close_json_object();
 		if (!o.json)

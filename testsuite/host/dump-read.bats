@@ -353,14 +353,14 @@ data dir=rx token=0xabc seq=4 offset=0 len=5 vlan=7 local=fd00::1 peer=fd00::2"
 	[ "${lines[0]}" = "1 22:13:20.000000 SMC-D 10.0.0.1:40000 > 10.0.0.2:5201 legacy hdr_ver 1 smc_ver 2 type cdc len 99 raw 5 malformed: len 99 differs from the UDP payload 15" ]
 }
 
-@test "-d shows every header field, -x the payload bytes" {
+@test "-d shows every header field and its connection's number, -x the payload bytes" {
 	gen "$T/dx.pcap" <<<"data dir=rx token=0x10 seq=4242 offset=5 len=18 smcver=1 fill=0x41"
 	run -0 "$SMC" -d -x dump read "$T/dx.pcap"
-	[ "${lines[0]}" = "1 22:13:20.000000 SMC-R rx 10.0.0.2:5201 > 10.0.0.1:40000 token 0x00000010 data seq 4242 hdr_ver 3 smc_ver 1 hdr_len 32 flags 0x01 offset 5 len 18 orig_len 18" ]
+	[ "${lines[0]}" = "1 22:13:20.000000 SMC-R rx 10.0.0.2:5201 > 10.0.0.1:40000 token 0x00000010 conn 0 data seq 4242 hdr_ver 3 smc_ver 1 hdr_len 32 flags 0x01 offset 5 len 18 orig_len 18" ]
 	[ "${lines[1]}" = $'\t0x0000:  4141 4141 4141 4141 4141 4141 4141 4141  AAAAAAAAAAAAAAAA' ]
 	[ "${lines[2]}" = "$(printf '\t0x0010:  %-40s %s' '4141 ' AA)" ]
 	run -0 "$SMC" dump read -d -x "$T/dx.pcap"
-	[ "${lines[0]}" = "1 22:13:20.000000 SMC-R rx 10.0.0.2:5201 > 10.0.0.1:40000 token 0x00000010 data seq 4242 hdr_ver 3 smc_ver 1 hdr_len 32 flags 0x01 offset 5 len 18 orig_len 18" ]
+	[ "${lines[0]}" = "1 22:13:20.000000 SMC-R rx 10.0.0.2:5201 > 10.0.0.1:40000 token 0x00000010 conn 0 data seq 4242 hdr_ver 3 smc_ver 1 hdr_len 32 flags 0x01 offset 5 len 18 orig_len 18" ]
 	run -0 "$SMC" -j dump read -x "$T/dx.pcap"
 	[[ "$output" == *"\"hex\":\"$(printf '41%.0s' {1..18})\""* ]]
 }

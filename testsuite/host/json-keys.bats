@@ -81,7 +81,14 @@ captures() {
 	print(tcp(accept_smcr(3, 22136, 0x13, b"E-R", True)))
 	print(tcp(decline(0x04000000, sync=True, diag2=(0x0303000b, 0, 0, 0))))
 	EOF
-	"$GEN" "$T/clc.pcap" <"$T/clc.spec"
+	"$GEN" "$T/clc.pcap" <"$T/clc.spec" || return 1
+	# both ends of a connection: one entry with its peer, conn numbers
+	"$GEN" "$T/pair.pcap" <<-EOF
+	data mode=d token=0xa1 offset=0 len=100
+	data mode=d token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 dir=rx offset=0 len=100
+	data mode=d token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 offset=0 len=10
+	data mode=d token=0xa1 dir=rx offset=0 len=10
+	EOF
 }
 
 # collect_all DIR: each object's JSON in DIR/OBJECT.N.json
@@ -121,6 +128,11 @@ collect_all() {
 	out "dump analyze" "$SMC" -j dump analyze "$T/recs.pcap" || return 1
 	out "dump follow" "$SMC" -j dump follow "$T/recs.pcap" "$d/follow" || return 1
 	out "dump graph" "$SMC" -j dump graph write "$d/g.png" "$T/recs.pcap" || return 1
+	out "dump read" "$SMC" -j -d dump read "$T/pair.pcap" || return 1
+	out "dump stats" "$SMC" -j dump stats "$T/pair.pcap" || return 1
+	out "dump analyze" "$SMC" -j dump analyze "$T/pair.pcap" || return 1
+	out "dump follow" "$SMC" -j dump follow "$T/pair.pcap" "$d/follow-pair" || return 1
+	out "dump graph" "$SMC" -j dump graph write "$d/gp.png" "$T/pair.pcap" || return 1
 }
 
 # first OBJECT: the first output of OBJECT

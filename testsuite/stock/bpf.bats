@@ -151,7 +151,7 @@ stop_summary() {
 	[ "$(cj .stream_seq_gaps)" -le "$lost" ]
 	run -0 "$SMC" -j dump stats "$F"
 	[ "$(jq '.[0].total.lost' <<<"$output")" -eq "$(cj .stream_seq_gaps)" ]
-	[ "$(jq '[.[0].connections[] | .tx.lost_records + .rx.lost_records] | add' <<<"$output")" -eq "$(cj .stream_seq_gaps)" ]
+	[ "$(jq '[.[0].connections[] | .tx.lost_records + .rx.lost_records + (.peer.tx.lost_records // 0) + (.peer.rx.lost_records // 0)] | add' <<<"$output")" -eq "$(cj .stream_seq_gaps)" ]
 	# the streams have holes where the records were lost, never bytes
 	# out of place: what was captured sits at its offset
 	[ "$(cj '[.streams[] | select(.holes > 0)] | length')" -gt 0 ]

@@ -34,6 +34,15 @@ teardown() {
 	vm_teardown "$SPID" "${CAP_PID:-}"
 }
 
+# client_token JSON PORT: the token of the client's end in smc dump
+# analyze's JSON, the server on PORT: an entry's own end, or its peer
+client_token() {
+	jq -r --argjson p "$2" '.[0].connections[] |
+		if .peer_port == $p then .token
+		elif .peer and .local_port == $p then .peer.token
+		else empty end' "$1"
+}
+
 # xfer NAME [SERVER OPTIONS...]: BYTES each way over SMC-D loopback on one
 # connection, captured on smcd0 into $d/NAME.pcap; the server's output in
 # $d/NAME.srv, its port in $d/NAME.port
@@ -66,10 +75,11 @@ xfer() {
 	"$SMC" -j dump analyze "$d/fast.pcap" >"$d/fast.json"
 	"$SMC" -j dump analyze "$d/slow.pcap" >"$d/slow.json"
 	"$SMC" dump analyze "$d/slow.pcap"
-	# the client's connection (its peer port the server's): its tx is the
-	# direction the server reads; the token names it for graph
-	tok=$(jq -r --argjson p "$(cat "$d/slow.port")" \
-		'.[0].connections[] | select(.peer_port == $p) | .token' "$d/slow.json")
+	# the client's end (its peer port the server's): its tx is the
+	# direction the server reads; the token names it for graph. Both
+	# ends are in the capture: one entry, headed by the end whose record
+	# came first, the other as its peer
+	tok=$(client_token "$d/slow.json" "$(cat "$d/slow.port")")
 	[ -n "$tok" ]
 	"$SMC" -j dump graph token "$tok" tx write "$d/slow.png" "$d/slow.pcap" \
 		>"$d/graph.json"
@@ -77,21 +87,28 @@ xfer() {
 		>"$d/graph-svg.json"
 	cat "$d/graph.json"
 	if [ -n "${SMC_DUMP_ARTIFACTS:-}" ]; then
-		cp "$d/slow.png" "$d/slow.svg" "$d/slow.pcap" "$d/slow.json" \
+		cp "$d"/slow*.png "$d"/slow*.svg "$d/slow.pcap" "$d/slow.json" \
 			"$d/fast.json" "$d/pauses" "$SMC_DUMP_ARTIFACTS/"
-		"$SMC" dump graph token "$(jq -r --argjson p "$(cat "$d/fast.port")" \
-			'.[0].connections[] | select(.peer_port == $p) | .token' "$d/fast.json")" \
-			tx write "$SMC_DUMP_ARTIFACTS/fast.png" "$d/fast.pcap"
+		"$SMC" dump graph token "$(client_token "$d/fast.json" \
+			"$(cat "$d/fast.port")")" tx write "$SMC_DUMP_ARTIFACTS/fast.png" "$d/fast.pcap"
 	fi
-	python3 - "$d" "$(cat "$d/slow.port")" "$(cat "$d/fast.port")" $PAUSE_MS <<'PY'
+	python3 - "$d" "$(cat "$d/slow.port")" "$(cat "$d/fast.port")" $PAUSE_MS "$tok" <<'PY'
 import json, struct, sys, zlib
 d, sport, fport, pause_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+tok = sys.argv[5]
 
 def conn_tx(name, port):
+    # every end: an entry's own, and its peer's (whose peer port is the
+    # entry's local port)
     a, = json.load(open(f"{d}/{name}.json"))
-    c = [c for c in a["connections"] if c["peer_port"] == port]
-    assert len(c) == 1, (name, [x["peer_port"] for x in a["connections"]])
-    return c[0]["tx"]
+    ends = []
+    for c in a["connections"]:
+        ends.append((c["peer_port"], c["tx"]))
+        if "peer" in c:
+            ends.append((c["local_port"], c["peer"]["tx"]))
+    c = [tx for p, tx in ends if p == port]
+    assert len(c) == 1, (name, [p for p, tx in ends])
+    return c[0]
 
 def first_ts(path):
     # pcap (tcpdump -w: microseconds, or nanoseconds by its magic)
@@ -146,7 +163,11 @@ for st in slow["stalls"]:
 
 # the PNG: signature, IHDR 1200x800, every chunk's CRC, IDAT inflates to
 # height rows of 1 + 4 * width bytes (8-bit RGBA: color type 6), IEND
-b = open(f"{d}/slow.png", "rb").read()
+# graph token T tx draws the tx of both ends: the client's is its own file
+g = [x for x in json.load(open(f"{d}/graph.json")) if x["token"] == tok]
+assert len(g) == 1, g
+g = g[0]
+b = open(g["file"], "rb").read()
 assert b[:8] == b"\x89PNG\r\n\x1a\n"
 off, chunks, idat = 8, [], b""
 while off < len(b):
@@ -166,7 +187,6 @@ assert depth == 8 and len(zlib.decompress(idat)) == h * (1 + bpp * w)
 
 # the series graph drew: every data record, the sender's producer cursors,
 # the receiver's consumer cursors and as many limits (buffer known)
-g, = json.load(open(f"{d}/graph.json"))
 print(g)
 assert (g["width"], g["height"]) == (1200, 800)
 s = g["series"]
@@ -174,9 +194,9 @@ assert s["data"] == slow["data"] and s["producer"] == slow["cdc"], (s, slow)
 assert s["consumer"] > 0 and s["limit"] == s["consumer"], s
 # the SVG has the same series and is well formed XML
 import xml.etree.ElementTree as ET
-gs, = json.load(open(f"{d}/graph-svg.json"))
+gs, = [x for x in json.load(open(f"{d}/graph-svg.json")) if x["token"] == tok]
 assert gs["series"] == s, gs
-assert ET.parse(f"{d}/slow.svg").getroot().tag == "{http://www.w3.org/2000/svg}svg"
+assert ET.parse(gs["file"]).getroot().tag == "{http://www.w3.org/2000/svg}svg"
 print("ok")
 PY
 }

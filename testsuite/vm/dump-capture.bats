@@ -533,7 +533,7 @@ EOF
 	echo "$output"
 	[ "$(jq '.[0].total.seq_gaps' <<<"$output")" -gt 0 ]
 	[ "$(jq '.[0].total.lost' <<<"$output")" -eq 0 ]
-	[ "$(jq '[.[0].connections[] | .tx.lost_records + .rx.lost_records] | add' <<<"$output")" -eq 0 ]
+	[ "$(jq '[.[0].connections[] | .tx.lost_records + .rx.lost_records + (.peer.tx.lost_records // 0) + (.peer.rx.lost_records // 0)] | add' <<<"$output")" -eq 0 ]
 	[ "$(jq '.[0].total.holes' <<<"$output")" -eq 0 ]
 }
 

@@ -46,25 +46,30 @@ def man_lists(path):
     return lists
 
 
-def walk(o, keys, modes):
+def walk(o, keys, modes, values=None):
+    # values: the names that hold a value, not an object: "peer" as an
+    # address is an old spelling, "peer" the object of a connection's
+    # other end is not
     if isinstance(o, dict):
         for k, v in o.items():
             keys.add(k)
+            if values is not None and not isinstance(v, dict):
+                values.add(k)
             if k == "mode" and not (isinstance(v, str) and
                                     re.fullmatch(r"mode-\d+", v)):
                 modes.add(v)
-            walk(v, keys, modes)
+            walk(v, keys, modes, values)
     elif isinstance(o, list):
         for v in o:
-            walk(v, keys, modes)
+            walk(v, keys, modes, values)
 
 
 def found(d):
     objs = {}
     for f in sorted(glob.glob(os.path.join(d, "*.json"))):
         obj = os.path.basename(f).rsplit(".", 2)[0]
-        keys, modes = objs.setdefault(obj, (set(), set()))
-        walk(json.load(open(f)), keys, modes)
+        keys, modes, values = objs.setdefault(obj, (set(), set(), set()))
+        walk(json.load(open(f)), keys, modes, values)
     return objs
 
 
@@ -72,12 +77,12 @@ def main():
     cmd, man, d = sys.argv[1:4]
     objs = found(d)
     if cmd == "list":
-        for obj, (keys, modes) in objs.items():
+        for obj, (keys, modes, values) in objs.items():
             print("%s: %s" % (obj, " ".join(sorted(keys))))
         return 0
     lists = man_lists(man)
     bad = 0
-    for obj, (keys, modes) in sorted(objs.items()):
+    for obj, (keys, modes, values) in sorted(objs.items()):
         if obj not in lists:
             print("%s: not in smc(8) JSON, Names by object" % obj)
             bad += 1
@@ -86,7 +91,7 @@ def main():
         if missing:
             print("%s: undocumented: %s" % (obj, " ".join(missing)))
             bad += 1
-        other = sorted(keys & SYNONYMS)
+        other = sorted(values & SYNONYMS)
         if other:
             print("%s: other spellings: %s" % (obj, " ".join(other)))
             bad += 1
