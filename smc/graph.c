@@ -125,9 +125,16 @@ static void usage(FILE *f)
 		"directions, -MODE-TOKEN-DIR goes before the extension.\n");
 }
 
+/*
+ * A direction drawn: all of the connection (both ends when paired), or
+ * with tx or rx that direction of each end; with a token too, of the end
+ * of that token only, one file as when the ends were not paired
+ */
 static bool selected(const struct gopts *o, const struct dump_an_trace *tr)
 {
-	return o->dir < 0 || o->dir == tr->dir;
+	if (o->dir < 0)
+		return true;
+	return o->dir == tr->dir && (!o->has_token || tr->token == o->token);
 }
 
 static int count_cb(void *arg, const struct dump_an_trace *tr)

@@ -259,6 +259,9 @@ reuse() {
 	[ "${lines[0]}" = "$T/gb/y-smcd-000000a2-tx.png: smcd token 0x000000a2 peer-token 0x000000b2 tx data 1" ]
 	[[ "${lines[1]}" == "$T/gb/y-smcd-000000b2-rx.png: smcd token 0x000000b2 peer-token 0x000000a2 rx data 1"* ]]
 	[ "${#lines[@]}" -eq 2 ]
+	# a direction with the token: that end's only, one file as ever
+	run -0 "$SMC" -j dump graph token 0xb1 tx write "$T/gb/t.png" "$T/d4.pcap"
+	[ "$(jq -c '[.[] | [.file, .token, .peer_token, .dir, .series.data]]' <<<"$output")" = "[[\"$T/gb/t.png\",\"0x000000b1\",\"0x000000a1\",\"tx\",1]]" ]
 }
 
 @test "follow stays per end: one entry and one pair of files per end, the connection's number in JSON" {
