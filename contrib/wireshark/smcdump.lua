@@ -22,7 +22,7 @@ local HDR_VER = 3		-- the first hdr_ver of this layout; below: Alibaba's
 local HDR_LEN = 32		-- the hdr_ver 3 header
 local HDR_V4_LEN = 40		-- struct smc_dump_hdr, hdr_ver 4: + stream_seq
 local LLC_LINK_LEN = 48		-- struct smc_dump_llc_link
-local LLC_MIN = 44		-- an LLC message, at least v1's size
+local LLC_MIN = 4		-- an LLC message: its header at least (v2 may be < 44)
 local LEGACY_PREFIX = 10	-- magic, versions, mode, type, len
 local MODE_SMCR, MODE_SMCD = 1, 2
 local TYPE_RAW, TYPE_CDC, TYPE_LLC = 1, 2, 3
@@ -742,7 +742,7 @@ local function dissect(tvb, pinfo, tree)
 				    tostring(offset))
 	end
 	if not err and rtype == TYPE_LLC and pay_wire < LLC_LINK_LEN + LLC_MIN then
-		err = string.format("LLC record of %u payload bytes, need %u (link, message)",
+		err = string.format("LLC record of %u payload bytes, need %u (link, LLC header)",
 				    pay_wire, LLC_LINK_LEN + LLC_MIN)
 	end
 	if not err and offset > UInt64.max() - orig_len then
