@@ -74,7 +74,7 @@ wscompare() {
 	fi
 	# shellcheck disable=SC2046
 	tshark_lua "${targs[@]}" -r "$pcap" -T fields -E header=y \
-		-E separator=/t -E occurrence=f \
+		-E separator=/t -E occurrence=a -E "aggregator=|" \
 		$(python3 "$TLIB/wireshark_compare.py" fields) >"$T/cmp.tsv" || {
 		echo "tshark failed"
 		return 1
