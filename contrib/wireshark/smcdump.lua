@@ -8,7 +8,9 @@
 -- of Documentation/record-format.md (include/uapi/linux/smc_dump.h,
 -- big-endian), then the data, or the CDC message (44-byte SMC-R wire
 -- format, or the 32-byte SMC-D struct smcd_cdc_msg in the capturing
--- host's byte order).
+-- host's byte order), or (hdr_ver 4 on) an SMC-R link group's LLC
+-- message after the link it went on, decoded field by field as
+-- lib/smcdump/llc.c does.
 --
 -- Registered as a heuristic dissector on UDP (the record magic
 -- 0xCFD3E7A5) and for "Decode As" on UDP ports. Field abbreviations are
@@ -160,7 +162,8 @@ local f = {
 	llc_num_rkeys = ProtoField.uint16("smcdump.llc.num_rkeys",
 					  "Number of rkeys", base.DEC),
 	llc_rkey = ProtoField.uint32("smcdump.llc.rkey",
-				     "Rkey as known on this link", base.HEX),
+				     "Rkey (of an RMB, as known on this link)",
+				     base.HEX),
 	llc_new_rkey = ProtoField.uint32("smcdump.llc.new_rkey",
 					 "Equivalent rkey for the new link",
 					 base.HEX),
