@@ -8,7 +8,9 @@
 -- of Documentation/record-format.md (include/uapi/linux/smc_dump.h,
 -- big-endian), then the data, or the CDC message (44-byte SMC-R wire
 -- format, or the 32-byte SMC-D struct smcd_cdc_msg in the capturing
--- host's byte order).
+-- host's byte order), or (hdr_ver 4 on) an SMC-R link group's LLC
+-- message after the link it went on, decoded field by field as
+-- lib/smcdump/llc.c does.
 --
 -- Registered as a heuristic dissector on UDP (the record magic
 -- 0xCFD3E7A5) and for "Decode As" on UDP ports. Field abbreviations are
@@ -47,6 +49,16 @@ local llc_names = {
 	[0x22] = "ADD_LINK_V2", [0x24] = "DELETE_LINK_V2",
 	[0x25] = "REQ_ADD_LINK_V2", [0x26] = "CONFIRM_RKEY_V2",
 	[0x27] = "TEST_LINK_V2", [0x29] = "DELETE_RKEY_V2",
+}
+
+-- DELETE_LINK's reason codes (net/smc/smc_llc.h SMC_LLC_DEL_*), by the
+-- names of smc dump read
+local llc_del_reasons = {
+	[0x00010000] = "lost-path", [0x00020000] = "operator-terminated",
+	[0x00030000] = "program-terminated",
+	[0x00040000] = "protocol-violation",
+	[0x00050000] = "no-asym-needed", [0x00100000] = "no-link",
+	[0x00200000] = "no-link-group",
 }
 
 -- bit values from the __BIG_ENDIAN_BITFIELD layouts of struct
@@ -114,6 +126,76 @@ local f = {
 	llc_resp = ProtoField.bool("smcdump.llc.response", "Response", 8, nil,
 				   0x80),
 	llc_msg = ProtoField.bytes("smcdump.llc.msg", "LLC message bytes"),
+	-- the message's fields (lib/smcdump/llc.c; the meanings of
+	-- Wireshark's packet-smc.c where it has the field)
+	llc_version = ProtoField.uint8("smcdump.llc.version",
+				       "LLC version (1; 2: types 0x21 on)",
+				       base.DEC),
+	llc_length = ProtoField.uint16("smcdump.llc.length", "Message length",
+				       base.DEC),
+	llc_sender_mac = ProtoField.ether("smcdump.llc.sender_mac",
+					  "Sender MAC address"),
+	llc_sender_gid = ProtoField.ipv6("smcdump.llc.sender_gid", "Sender GID"),
+	llc_sender_qpn = ProtoField.uint24("smcdump.llc.sender_qpn",
+					   "Sender QP number", base.DEC),
+	llc_link_num = ProtoField.uint8("smcdump.llc.link_num",
+					"Link number (the link the message is about)",
+					base.DEC),
+	llc_link_uid = ProtoField.uint32("smcdump.llc.link_uid",
+					 "Sender link user id", base.HEX),
+	llc_max_links = ProtoField.uint8("smcdump.llc.max_links", "Max links",
+					 base.DEC),
+	llc_max_conns = ProtoField.uint8("smcdump.llc.max_conns",
+					 "Max connections", base.DEC),
+	llc_rejected = ProtoField.bool("smcdump.llc.rejected",
+				       "Add link rejected", 8, nil, 0x40),
+	llc_reject_reason = ProtoField.uint8("smcdump.llc.reject_reason",
+					     "Reject reason", base.DEC, nil, 0x0F),
+	llc_qp_mtu = ProtoField.uint8("smcdump.llc.qp_mtu", "QP MTU value",
+				      base.DEC, nil, 0x0F),
+	llc_initial_psn = ProtoField.uint24("smcdump.llc.initial_psn",
+					    "Initial PSN", base.DEC),
+	llc_direct = ProtoField.bool("smcdump.llc.direct",
+				     "Direct (the peer is in the same subnet)",
+				     8, nil, 0x80),
+	llc_target_gid = ProtoField.ipv6("smcdump.llc.target_gid", "Target GID"),
+	llc_num_rkeys = ProtoField.uint16("smcdump.llc.num_rkeys",
+					  "Number of rkeys", base.DEC),
+	llc_rkey = ProtoField.uint32("smcdump.llc.rkey",
+				     "Rkey (of an RMB, as known on this link)",
+				     base.HEX),
+	llc_new_rkey = ProtoField.uint32("smcdump.llc.new_rkey",
+					 "Equivalent rkey for the new link",
+					 base.HEX),
+	llc_new_vaddr = ProtoField.uint64("smcdump.llc.new_vaddr",
+					  "RMB virtual address for the new link",
+					  base.HEX),
+	llc_all = ProtoField.bool("smcdump.llc.flags.all",
+				  "Terminate all links in the link group", 8,
+				  nil, 0x40),
+	llc_orderly = ProtoField.bool("smcdump.llc.flags.orderly",
+				      "Terminate links orderly", 8, nil, 0x20),
+	llc_negative = ProtoField.bool("smcdump.llc.flags.negative",
+				       "Negative response", 8, nil, 0x20),
+	llc_retry = ProtoField.bool("smcdump.llc.flags.retry",
+				    "Retry rkey set", 8, nil, 0x10),
+	llc_reason = ProtoField.uint32("smcdump.llc.reason", "Reason code",
+				       base.HEX, llc_del_reasons),
+	llc_num_gids = ProtoField.uint8("smcdump.llc.num_gids",
+					"Number of GIDs", base.DEC),
+	llc_gid_list = ProtoField.ipv6("smcdump.llc.gid_list",
+				       "GID the sender can reach"),
+	llc_rt_link = ProtoField.uint8("smcdump.llc.rtoken.link_num",
+				       "Link number of the rkey", base.DEC),
+	llc_rt_rkey = ProtoField.uint32("smcdump.llc.rtoken.rkey", "New rkey",
+					base.HEX),
+	llc_rt_vaddr = ProtoField.uint64("smcdump.llc.rtoken.vaddr",
+					 "New RMB virtual address", base.HEX),
+	llc_user_data = ProtoField.bytes("smcdump.llc.user_data", "User data"),
+	llc_err_mask = ProtoField.uint8("smcdump.llc.err_mask", "Error mask",
+					base.HEX),
+	llc_num_invalid = ProtoField.uint8("smcdump.llc.num_invalid_rkeys",
+					   "Number of invalid rkeys", base.DEC),
 	hdr_extra = ProtoField.bytes("smcdump.hdr_extra",
 				     "Header bytes not known to this dissector"),
 	payload_len = ProtoField.uint32("smcdump.payload_len",
@@ -536,6 +618,176 @@ local function dissect_cdc(r, len, smcd, tree, big)
 	return nil, summary
 end
 
+-- ------------------------------------------------------------ LLC
+
+-- The fields of LLC message m (the bytes the capture holds) under tree t,
+-- as lib/smcdump/llc.c decodes them: the layouts of RFC 7609 (version 1)
+-- and SMC Version 2 (types 0x21 on) as Linux's net/smc/smc_llc.c sends
+-- them. Multi-byte fields are big-endian, except version 2's length and
+-- ADD_LINK_V2's rkey count, in the recording host's order (big: the
+-- record's flag 0x08). A field the capture cut is left out, in the groups
+-- llc.c leaves them out in; nothing is read past m.
+local function dissect_llc_msg(m, t, big)
+	local len = m:len()
+	local mtype = m(0, 1):uint()
+	local v2 = bit32.band(mtype, 0xF0) == 0x20
+
+	-- a host-order 16-bit field at o
+	local function host16(o)
+		if big then
+			return m(o, 2):uint()
+		end
+		return m(o, 2):le_uint()
+	end
+	local function add_host16(field, o)
+		if big then
+			return t:add(field, m(o, 2))
+		end
+		return t:add_le(field, m(o, 2))
+	end
+	-- the (rkey, new rkey, new vaddr) triples of ADD_LINK_CONT and
+	-- ADD_LINK_V2 from o, at most n, whole ones only
+	local function rkey_pairs(o, n)
+		local i = 0
+		while i < n and o + 16 <= len do
+			local it = t:add(m(o, 16), string.format("Rkey pair %u",
+								i + 1))
+			it:add(f.llc_rkey, m(o, 4))
+			it:add(f.llc_new_rkey, m(o + 4, 4))
+			it:add(f.llc_new_vaddr, m(o + 8, 8))
+			i, o = i + 1, o + 16
+		end
+	end
+	-- CONFIRM_RKEY's RMB tokens (link or count, rkey, vaddr) from o, at
+	-- most n, whole ones only; with first_is_count the first one's link
+	-- byte is the count of the others, the token of this link
+	local function rtokens(o, n, first_is_count)
+		local i = 0
+		while i < n and o + 13 <= len do
+			local this = first_is_count and i == 0
+			local it = t:add(m(o, 13), this and "RMB token of this link"
+					 or string.format("RMB token of link %u",
+							  m(o, 1):uint()))
+			if not this then
+				it:add(f.llc_rt_link, m(o, 1))
+			end
+			it:add(f.llc_rt_rkey, m(o + 1, 4))
+			it:add(f.llc_rt_vaddr, m(o + 5, 8))
+			i, o = i + 1, o + 13
+		end
+	end
+
+	t:add(f.llc_version, m(0, 1), v2 and 2 or 1):set_generated()
+	if v2 then
+		add_host16(f.llc_length, 1)
+	else
+		t:add(f.llc_length, m(1, 1), m(1, 1):uint())
+	end
+
+	if mtype == 0x01 or mtype == 0x21 then		-- CONFIRM_LINK
+		if len < 36 then
+			return
+		end
+		t:add(f.llc_sender_mac, m(4, 6))
+		t:add(f.llc_sender_gid, m(10, 16))
+		t:add(f.llc_sender_qpn, m(26, 3))
+		t:add(f.llc_link_num, m(29, 1))
+		t:add(f.llc_link_uid, m(30, 4))
+		t:add(f.llc_max_links, m(34, 1))
+		t:add(f.llc_max_conns, m(35, 1))
+	elseif mtype == 0x02 or mtype == 0x22 then	-- ADD_LINK
+		t:add(f.llc_rejected, m(3, 1))
+		-- version 1 only: the reason in the header's third byte
+		if not v2 and bit32.band(m(3, 1):uint(), 0x40) ~= 0 then
+			t:add(f.llc_reject_reason, m(2, 1))
+		end
+		if len < 36 then
+			return
+		end
+		t:add(f.llc_sender_mac, m(4, 6))
+		t:add(f.llc_sender_gid, m(12, 16))
+		t:add(f.llc_sender_qpn, m(28, 3))
+		t:add(f.llc_link_num, m(31, 1))
+		t:add(f.llc_qp_mtu, m(32, 1))
+		t:add(f.llc_initial_psn, m(33, 3))
+		-- version 2's extension after the 44 bytes: direct, the
+		-- target GID, the rkeys
+		if not v2 or len < 44 + 28 then
+			return
+		end
+		t:add(f.llc_direct, m(44, 1))
+		t:add(f.llc_target_gid, m(46, 16))
+		add_host16(f.llc_num_rkeys, 70)
+		rkey_pairs(72, host16(70))
+	elseif mtype == 0x03 then			-- ADD_LINK_CONT
+		if len < 8 then
+			return
+		end
+		t:add(f.llc_link_num, m(4, 1))
+		local n = m(5, 1):uint()
+		t:add(f.llc_num_rkeys, m(5, 1), n)
+		rkey_pairs(8, math.min(n, 2))
+	elseif mtype == 0x04 or mtype == 0x24 then	-- DELETE_LINK
+		t:add(f.llc_all, m(3, 1))
+		t:add(f.llc_orderly, m(3, 1))
+		if len < 9 then
+			return
+		end
+		t:add(f.llc_link_num, m(4, 1))
+		t:add(f.llc_reason, m(5, 4))
+	elseif mtype == 0x05 or mtype == 0x25 then	-- REQ_ADD_LINK
+		if len < 28 then
+			return
+		end
+		local n = m(24, 1):uint()
+		t:add(f.llc_num_gids, m(24, 1))
+		local i, o = 0, 28
+		while i < n and o + 16 <= len do
+			t:add(f.llc_gid_list, m(o, 16))
+			i, o = i + 1, o + 16
+		end
+	elseif mtype == 0x06 or mtype == 0x26 or mtype == 0x08 then
+		-- CONFIRM_RKEY: this link's token, whose first byte counts the
+		-- others, then up to two of the other links; _CONT: a count,
+		-- then up to three tokens
+		t:add(f.llc_negative, m(3, 1))
+		t:add(f.llc_retry, m(3, 1))
+		if len < 5 then
+			return
+		end
+		local n = m(4, 1):uint()
+		t:add(f.llc_num_rkeys, m(4, 1), n)
+		if mtype == 0x08 then
+			rtokens(5, math.min(n, 3), false)
+		else
+			rtokens(4, 1 + math.min(n, 2), true)
+		end
+	elseif mtype == 0x07 or mtype == 0x27 then	-- TEST_LINK
+		if len < 20 then
+			return
+		end
+		t:add(f.llc_user_data, m(4, 16))
+	elseif mtype == 0x09 or mtype == 0x29 then	-- DELETE_RKEY
+		t:add(f.llc_negative, m(3, 1))
+		if len < 8 then
+			return
+		end
+		local n = m(4, 1):uint()
+		t:add(f.llc_num_rkeys, m(4, 1), n)
+		if v2 then
+			t:add(f.llc_num_invalid, m(5, 1))
+		else
+			t:add(f.llc_err_mask, m(5, 1))
+			n = math.min(n, 8)
+		end
+		local i, o = 0, 8
+		while i < n and o + 4 <= len do
+			t:add(f.llc_rkey, m(o, 4))
+			i, o = i + 1, o + 4
+		end
+	end
+end
+
 -- ------------------------------------------------------------ record
 
 local function malformed(tree, item, pinfo, why)
@@ -820,7 +1072,7 @@ local function dissect(tvb, pinfo, tree)
 			lt:add(f.llc_peer_gid, pay(32, 16))
 			lt:add(f.llc_type, m(0, 1))
 			lt:add(f.llc_resp, m(3, 1))
-			lt:add(f.llc_msg, m)
+			dissect_llc_msg(m, lt:add(f.llc_msg, m), big)
 			lt:set_text("LLC " .. name)
 			pinfo.cols.info:append(" " .. name)
 			if bit32.band(m(3, 1):uint(), 0x80) ~= 0 then

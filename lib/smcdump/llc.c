@@ -232,10 +232,17 @@ static void llc_delete_link(const uint8_t *m, const uint8_t *end)
 	r = get_be32(m + 5);
 	print_x32("reason_code", NULL, r);
 	name = del_reason_name(r);
-	if (name)
+	if (name) {
 		print_string(PRINT_ANY, "reason", " reason %s", name);
-	else
-		print_x32(NULL, " reason %s", r);
+	} else {
+		/* text only: JSON has it as reason_code (a key of NULL
+		 * would be a member named "")
+		 */
+		char buf[12];
+
+		snprintf(buf, sizeof(buf), "0x%08x", r);
+		print_string(PRINT_FP, NULL, " reason %s", buf);
+	}
 }
 
 /* REQ_ADD_LINK (0x05, 0x25): the GIDs the sender can reach */

@@ -109,6 +109,8 @@ gen_all() {
 	# DELETE_LINK: the reason by name and number, the flags
 	[ "$(jq -c '.[5].llc | [.all, .orderly, .link_id, .reason, .reason_code]' <<<"$j")" = '[true,true,2,"lost-path","0x00010000"]' ]
 	[ "$(jq -c '.[7].llc | [has("reason"), .reason_code]' <<<"$j")" = '[false,"0x00000007"]' ]
+	# and no other member for it (text prints the number as the reason)
+	[ "$(jq -c '.[7].llc | keys' <<<"$j")" = '["all","length","link_id","orderly","reason_code","version"]' ]
 	# CONFIRM_RKEY: this link's token has no link id
 	[ "$(jq -c '[.[9].llc.rtokens[] | .link_id]' <<<"$j")" = '[null,2,3]' ]
 	[ "$(jq -c '.[8].llc.gids' <<<"$j")" = '["fe80::e","fe80::f"]' ]

@@ -74,7 +74,7 @@ wscompare() {
 	fi
 	# shellcheck disable=SC2046
 	tshark_lua "${targs[@]}" -r "$pcap" -T fields -E header=y \
-		-E separator=/t -E occurrence=f \
+		-E separator=/t -E occurrence=a -E "aggregator=|" \
 		$(python3 "$TLIB/wireshark_compare.py" fields) >"$T/cmp.tsv" || {
 		echo "tshark failed"
 		return 1
@@ -165,6 +165,103 @@ wscompare() {
 	run -0 tshark_lua -r "$T/v4.pcap" -T fields -e smcdump.stream_seq \
 		-e smcdump.llc.type
 	[ "$(echo $output)" = "0 0 0 5 0 0x01 0 0x24 1 0x0a 0" ]
+}
+
+# LLC messages of every type Linux sends, version 1 and 2: the bytes of
+# dump-llc.bats's MSGS (each read by hand there), in its order
+LLC_MSGS=(
+	# CONFIRM_LINK, a response; the same as CONFIRM_LINK_V2
+	012c008002000000000afe80000000000000000000000000000a000102010a01000103ff0000000000000000
+	212c000002000000000afe80000000000000000000000000000a000102010a01000103ff0000000000000000
+	# ADD_LINK rejected, reason 1; ADD_LINK_V2 of 104 bytes with
+	# 2 rkeys, little-endian length and count
+	022c014002000000000b0000fe80000000000000000000000000000b00020302530102030000000000000000
+	2268000002000000000c0000fe80000000000000000000000000000c000203020300000700000000000000008000fe80000000000000000000000000000d000000000000000002001111111122222222000000003333333344444444555555550000000066666666
+	# ADD_LINK_CONT: link 2, two rkeys
+	032c000002020000000000a1000000a200000000000000a3000000b1000000b200000000000000b300000000
+	# DELETE_LINK all orderly lost-path; _V2 response no-link-group;
+	# a reason Linux does not define (7)
+	042c006002000100000000000000000000000000000000000000000000000000000000000000000000000000
+	242c008003002000000000000000000000000000000000000000000000000000000000000000000000000000
+	042c000001000000070000000000000000000000000000000000000000000000000000000000000000000000
+	# REQ_ADD_LINK_V2: 2 GIDs
+	253c0000000000000000000000000000000000000000000002000000fe80000000000000000000000000000efe80000000000000000000000000000f
+	# CONFIRM_RKEY negative retry, 3 tokens; CONFIRM_RKEY_CONT, one
+	062c0030020000abcd0000000000001000020000bcde0000000000002000030000cdef000000000000300000
+	082c000001020102030400000000000000100000000000000000000000000000000000000000000000000000
+	# TEST_LINK
+	072c0000000102030405060708090a0b0c0d0e0f000000000000000000000000000000000000000000000000
+	# DELETE_RKEY negative, 2 rkeys; DELETE_RKEY_V2 of 20 bytes, 3 rkeys
+	092c002002400000dead0001dead000200000000000000000000000000000000000000000000000000000000
+	2914000003010000000000010000000200000003
+	# a type Linux does not send
+	0a2c0000ffffffff000000000000000000000000000000000000000000000000000000000000000000000000
+)
+# ADD_LINK_V2 as a big-endian host writes it: length 0x0068, 2 rkeys
+LLC_AL2_BE=2200680002000000000c0000fe80000000000000000000000000000c000203020300000700000000000000008000fe80000000000000000000000000000d000000000000000000021111111122222222000000003333333344444444555555550000000066666666
+
+# every LLC type; ADD_LINK_V2 in both byte orders, and big-endian bytes
+# under a clear flag; messages the capture cut (the frame's 130 bytes
+# before the message: Ethernet, IPv4, UDP, header, link)
+llc_spec() {
+	local m
+	for m in "${LLC_MSGS[@]}"; do
+		echo "llc lgr=0x0a01 link=1 qp=17 peerqp=18 msg=$m"
+	done
+	cat <<-EOF
+	llc lgr=0x0a01 msg=$LLC_AL2_BE flags=0x08
+	llc lgr=0x0a01 msg=$LLC_AL2_BE
+	llc lgr=0x0a01 msg=${LLC_MSGS[0]} cut=$((130 + 30))
+	llc lgr=0x0a01 msg=${LLC_MSGS[9]} cut=$((130 + 4 + 13 + 5))
+	llc lgr=0x0a01 msg=${LLC_MSGS[3]} cut=$((130 + 72 + 16 + 8))
+	llc lgr=0x0a01 msg=${LLC_MSGS[8]} cut=$((130 + 28 + 16 + 4))
+	llc lgr=0x0a01 msg=${LLC_MSGS[0]} cut=$((130 + 2))
+	EOF
+}
+
+@test "LLC messages: every type's fields as smc dump read, both byte orders, cut" {
+	llc_spec | gen "$T/llc.pcap" -V 4
+	run -0 wscompare "$T/llc.pcap"
+	[ "$output" = "22 records compared" ]
+	# the members were there to compare: every one man smc-dump lists
+	[ "$(jq -c '[.[].llc | select(. != null) | keys[]] | unique' "$T/cmp.json")" = '["all","direct","err_mask","gids","initial_psn","length","link_id","link_uid","max_conns","max_links","negative","num_gids","num_invalid_rkeys","num_rkeys","orderly","qp_mtu","reason","reason_code","reject_reason","rejected","retry","rkeys","rtokens","sender_gid","sender_mac","sender_qpn","target_gid","user_data","version"]' ]
+
+	# by hand, from the bytes: CONFIRM_LINK's sender and link
+	local -a tf=(-T fields -E "separator=," -E occurrence=a -E "aggregator=|")
+	run -0 tshark_lua -r "$T/llc.pcap" -Y "frame.number == 1" "${tf[@]}" \
+		-e smcdump.llc.sender_mac -e smcdump.llc.sender_gid \
+		-e smcdump.llc.sender_qpn -e smcdump.llc.link_num \
+		-e smcdump.llc.link_uid -e smcdump.llc.max_links \
+		-e smcdump.llc.max_conns
+	[ "$output" = "02:00:00:00:00:0a,fe80::a,258,1,0x0a010001,3,255" ]
+	# ADD_LINK_V2: 0x0068 and 2 rkeys little-endian (frame 4), big-endian
+	# under the flag (16), big-endian bytes read little-endian under a
+	# clear one (17: 0x6800, 0x0200 rkeys, of which the message holds 2)
+	run -0 tshark_lua -r "$T/llc.pcap" -Y "frame.number in {4, 16, 17}" \
+		"${tf[@]}" -e smcdump.llc.length -e smcdump.llc.num_rkeys \
+		-e smcdump.llc.new_rkey -e smcdump.llc.target_gid
+	[ "$output" = "104,2,0x22222222|0x55555555,fe80::d
+104,2,0x22222222|0x55555555,fe80::d
+26624,512,0x22222222|0x55555555,fe80::d" ]
+	# DELETE_LINK's reason by name, and 7 by number
+	run -0 tshark_lua -r "$T/llc.pcap" -Y "frame.number in {6, 8}" -O smcdump
+	[[ "$output" == *"Reason code: lost-path (0x00010000)"* ]]
+	[[ "$output" == *"Reason code: Unknown (0x00000007)"* ]]
+	# CONFIRM_RKEY: three tokens, the first without a link; cut inside
+	# the second (19): the first only
+	run -0 tshark_lua -r "$T/llc.pcap" -Y "frame.number in {10, 19}" \
+		"${tf[@]}" -e smcdump.llc.num_rkeys -e smcdump.llc.rtoken.link_num \
+		-e smcdump.llc.rtoken.rkey
+	[ "$output" = "2,2|3,0x0000abcd|0x0000bcde|0x0000cdef
+2,,0x0000abcd" ]
+	# CONFIRM_LINK cut at 30 of its 36 bytes (18): the header's only;
+	# cut in the header (22): no message decoded
+	run -0 tshark_lua -r "$T/llc.pcap" -Y "frame.number in {18, 22}" \
+		"${tf[@]}" -e frame.number -e smcdump.llc.version \
+		-e smcdump.llc.length -e smcdump.llc.sender_mac \
+		-e smcdump.llc.type
+	[ "$output" = "18,1,44,,0x01
+22,,,," ]
 }
 
 @test "truncated records: snaplen flag, orig_len, capture cut, expert info" {
@@ -308,6 +405,35 @@ legacy hdrver=1 mode=r type=1 hex=0102"
 	run ! cmp -s "$LUA" "$T/bad2.lua"
 	WS_LUA="$T/bad2.lua" run -1 wscompare "$T/w.pcap"
 	[[ "$output" == *"frame 2: offset (smcdump.stream_offset)"* ]]
+
+	# LLC: ADD_LINK_V2 (little-endian), DELETE_LINK lost-path, TEST_LINK
+	gen "$T/wl.pcap" -V 4 <<-EOF
+	llc lgr=0x0a01 msg=${LLC_MSGS[3]}
+	llc lgr=0x0a01 msg=${LLC_MSGS[5]}
+	llc lgr=0x0a01 msg=${LLC_MSGS[11]}
+	EOF
+	run -0 wscompare "$T/wl.pcap"
+	[ "$output" = "3 records compared" ]
+	# version 2's length in the other byte order than the flag's
+	sed 's/if big then/if not big then/' "$LUA" >"$T/bad3.lua"
+	run ! cmp -s "$LUA" "$T/bad3.lua"
+	WS_LUA="$T/bad3.lua" run -1 wscompare "$T/wl.pcap"
+	[[ "$output" == *"frame 1: length (smcdump.llc.length): smc 104, tshark '26624'"* ]]
+	# a reason misnamed in the value_string
+	sed 's/"lost-path"/"lost path"/' "$LUA" >"$T/bad4.lua"
+	run ! cmp -s "$LUA" "$T/bad4.lua"
+	WS_LUA="$T/bad4.lua" run -1 wscompare "$T/wl.pcap"
+	[[ "$output" == *"frame 2: reason (_ws.col.llc_reason): smc 'lost-path', tshark 'lost path'"* ]]
+	# a field left out, and one shown where the decoder has none
+	sed '/t:add(f.llc_user_data/d' "$LUA" >"$T/bad5.lua"
+	run ! cmp -s "$LUA" "$T/bad5.lua"
+	WS_LUA="$T/bad5.lua" run -1 wscompare "$T/wl.pcap"
+	[[ "$output" == *"frame 3: user_data (smcdump.llc.user_data): smc '000102030405060708090a0b0c0d0e0f', tshark ''"* ]]
+	sed 's/if not v2 and bit32.band(m(3, 1):uint(), 0x40) ~= 0 then/if true then/' \
+		"$LUA" >"$T/bad6.lua"
+	run ! cmp -s "$LUA" "$T/bad6.lua"
+	WS_LUA="$T/bad6.lua" run -1 wscompare "$T/wl.pcap"
+	[[ "$output" == *"frame 1: smcdump.llc.reject_reason not in the decoder's llc object: smc None, tshark '0'"* ]]
 }
 
 # ------------------------------------------------------- connections

@@ -3,7 +3,8 @@
 """The mapping from the decoder's JSON members (man smc-dump, JSON
 OUTPUT) to the Wireshark dissector's fields, and the comparison.
 
-    wireshark_compare.py fields                 the tshark -e arguments
+    wireshark_compare.py fields                 the tshark -e arguments (and
+                                                the -o of a column they use)
     wireshark_compare.py SMC.json TSHARK.tsv    compare; exit 1 on a difference
 """
 import json, sys
@@ -37,8 +38,26 @@ FIELDS = [
     "smcdump.llc.type", "smcdump.llc.response",
 ] + ["smcdump.cdc.prod_flags." + n for n in PF] \
   + ["smcdump.cdc.conn_state_flags." + n for n in CSF]
+# the LLC message's fields (the "llc" object of smc dump read)
+LLC_MSG_FIELDS = ["smcdump.llc." + x for x in (
+    "version", "length", "sender_mac", "sender_gid", "sender_qpn",
+    "link_num", "link_uid", "max_links", "max_conns", "rejected",
+    "reject_reason", "qp_mtu", "initial_psn", "direct", "target_gid",
+    "num_rkeys", "rkey", "new_rkey", "new_vaddr", "flags.all",
+    "flags.orderly", "flags.negative", "flags.retry", "reason", "num_gids",
+    "gid_list", "rtoken.link_num", "rtoken.rkey", "rtoken.vaddr",
+    "user_data", "err_mask", "num_invalid_rkeys")]
+# DELETE_LINK's reason as the dissector's value_string names it: a custom
+# column of the field, resolved (-T fields prints the number)
+REASON_COL = "_ws.col.llc_reason"
+COLUMNS = '"llc_reason","%Cus:smcdump.llc.reason:0:R"'
+FIELDS += LLC_MSG_FIELDS + [REASON_COL]
+# tshark -E aggregator: between the occurrences of a field (lists of
+# rkeys, tokens, GIDs)
+AGG = "|"
 CDC_FIELDS = [x for x in FIELDS if x.startswith("smcdump.cdc.")]
-LLC_FIELDS = [x for x in FIELDS if x.startswith("smcdump.llc.")]
+LLC_FIELDS = [x for x in FIELDS if x.startswith("smcdump.llc.")] \
+  + [REASON_COL]
 # net/smc/smc_llc.h, as Documentation/record-format.md lists them
 LLC = {0x01: "CONFIRM_LINK", 0x02: "ADD_LINK", 0x03: "ADD_LINK_CONT",
        0x04: "DELETE_LINK", 0x05: "REQ_ADD_LINK", 0x06: "CONFIRM_RKEY",
@@ -48,7 +67,8 @@ LLC = {0x01: "CONFIRM_LINK", 0x02: "ADD_LINK", 0x03: "ADD_LINK_CONT",
        0x27: "TEST_LINK_V2", 0x29: "DELETE_RKEY_V2"}
 
 if sys.argv[1] == "fields":
-    print(" ".join("-e " + x for x in FIELDS))
+    print("-o gui.column.format:" + COLUMNS + " " +
+          " ".join("-e " + x for x in FIELDS))
     sys.exit(0)
 
 recs = {}
@@ -71,6 +91,29 @@ def bad(frame, what, smc, ts):
 
 def num(s):
     return int(s, 0)
+
+def occ(s):
+    """the occurrences of a field, in order"""
+    return s.split(AGG) if s else []
+
+flag = lambda s: s == "1"
+# members of the "llc" object that are one value: the dissector's field
+# (under smcdump.llc.) and how to read it
+LLC_SCALAR = {
+    "version": ("version", int), "length": ("length", int),
+    "sender_mac": ("sender_mac", str), "sender_gid": ("sender_gid", str),
+    "sender_qpn": ("sender_qpn", int), "link_id": ("link_num", int),
+    "link_uid": ("link_uid", str), "max_links": ("max_links", int),
+    "max_conns": ("max_conns", int), "rejected": ("rejected", flag),
+    "reject_reason": ("reject_reason", int), "qp_mtu": ("qp_mtu", int),
+    "initial_psn": ("initial_psn", int), "direct": ("direct", flag),
+    "target_gid": ("target_gid", str), "num_rkeys": ("num_rkeys", int),
+    "all": ("flags.all", flag), "orderly": ("flags.orderly", flag),
+    "negative": ("flags.negative", flag), "retry": ("flags.retry", flag),
+    "reason_code": ("reason", str), "num_gids": ("num_gids", int),
+    "user_data": ("user_data", str), "err_mask": ("err_mask", num),
+    "num_invalid_rkeys": ("num_invalid_rkeys", int),
+}
 
 for n, v in rows.items():
     if "smcdump" in v["frame.protocols"].split(":") and n not in recs:
@@ -175,6 +218,51 @@ for n, r in sorted(recs.items()):
                lambda s: LLC.get(int(s, 16), "llc-type 0x%02x" % int(s, 16)),
                r["msg_type"] if r["msg_type"] in LLC.values() else
                "llc-type " + r["msg_type"])
+            lm = r.get("llc")
+            done.add("llc")
+            if lm is None:
+                absent(LLC_MSG_FIELDS + [REASON_COL],
+                       "without the decoder's llc object")
+            else:
+                ld, used = set(), set()
+                def leq(key, field, conv=str, js=None):
+                    used.add(field)
+                    eq(key, field, conv, js, src=lm, seen=ld)
+                for key, (fld, conv) in LLC_SCALAR.items():
+                    if key in lm:
+                        leq(key, "smcdump.llc." + fld, conv,
+                            num(lm[key]) if conv is num else None)
+                # the reason by name; one Linux does not name stays a
+                # number
+                if "reason_code" in lm:
+                    leq("reason", REASON_COL, str,
+                        lm.get("reason", lm["reason_code"]))
+                if "gids" in lm:
+                    leq("gids", "smcdump.llc.gid_list", occ)
+                rk = lm.get("rkeys")
+                if rk and isinstance(rk[0], str):
+                    # DELETE_RKEY: the rkeys themselves
+                    leq("rkeys", "smcdump.llc.rkey", occ)
+                elif rk is not None:
+                    for sub in ("rkey", "new_rkey", "new_vaddr"):
+                        leq("rkeys", "smcdump.llc." + sub, occ,
+                            [x[sub] for x in rk])
+                rt = lm.get("rtokens")
+                if rt is not None:
+                    # the first token of CONFIRM_RKEY is of the link the
+                    # message came on and names none
+                    leq("rtokens", "smcdump.llc.rtoken.link_num",
+                        lambda s: [int(x) for x in occ(s)],
+                        [x["link_id"] for x in rt if "link_id" in x])
+                    for sub in ("rkey", "vaddr"):
+                        leq("rtokens", "smcdump.llc.rtoken." + sub, occ,
+                            [x[sub] for x in rt])
+                absent([x for x in LLC_MSG_FIELDS + [REASON_COL]
+                        if x not in used],
+                       "not in the decoder's llc object")
+                for key in lm:
+                    if key not in ld:
+                        bad(n, "llc." + key, lm[key], "not compared")
         else:
             absent(LLC_FIELDS, "without a decoded LLC message")
         eq("mode", "smcdump.mode", mname)
