@@ -360,7 +360,9 @@ end
 -- local side being the frame's source for a sent record and its
 -- destination for a received one. A new end pairs with the earliest end
 -- seen before it, of the same mode and family, whose local side is its
--- peer side and the other way round, and that has no pair yet; it takes
+-- peer side and the other way round, and that has no pair yet (and, when
+-- both have sent an SMC-R CDC message, whose last one names the other's
+-- token: the CDC carries the peer's alert token); it takes
 -- that end's connection number, else the next one (0, 1, ... in order of
 -- the connections' first records, as tcp.stream): the rule of the
 -- "conn N" of smc dump read -d. Records without a connection (LLC, the
@@ -373,7 +375,8 @@ local conns		-- the state of the first pass; see conns_reset
 
 local function conns_reset()
 	conns = {
-		ends = {},	-- end key -> { conn = N, token = T, peer = end }
+		ends = {},	-- end key -> { conn = N, token = T, peer = end,
+				--   ctoken = the token its last sent CDC named }
 		unpaired = {},	-- side key -> the ends without a pair, oldest first
 		frames = {},	-- frame number -> { conn, peer_token or nil }
 		n = 0,		-- numbers given
@@ -409,10 +412,17 @@ local function addr_id(a)
 	return #t
 end
 
+-- Whether ends a and b may pair: unless each has sent a CDC message
+-- naming a token, and one of those is not the other end's
+local function ctokens_agree(a, b)
+	return not (a.ctoken and b.ctoken and
+		    (a.ctoken ~= b.token or b.ctoken ~= a.token))
+end
+
 -- The connection number of a record of this end, and the token of the
 -- end it is paired with (nil while it has none), as the first pass saw
--- them at this frame.
-local function conn_of(pinfo, mode, token, rx)
+-- them at this frame. ctoken: the token a sent SMC-R CDC message names.
+local function conn_of(pinfo, mode, token, rx, ctoken)
 	if not pinfo.visited then
 		local src, dst = addr_id(pinfo.net_src), addr_id(pinfo.net_dst)
 		local sport, dport = pinfo.src_port, pinfo.dst_port
@@ -428,18 +438,27 @@ local function conn_of(pinfo, mode, token, rx)
 		local key = string.format("%s %u", here, token)
 		local e = conns.ends[key]
 
-		if not e then
+		if e then
+			e.ctoken = ctoken or e.ctoken
+		else
 			local q = conns.unpaired[there]
-			local p = q and table.remove(q, 1)
+			local p
 
+			e = { token = token, ctoken = ctoken }
+			for i, c in ipairs(q or {}) do
+				if ctokens_agree(c, e) then
+					p = table.remove(q, i)
+					break
+				end
+			end
 			if q and #q == 0 then
 				conns.unpaired[there] = nil
 			end
 			if p then
-				e = { conn = p.conn, token = token, peer = p }
+				e.conn, e.peer = p.conn, p
 				p.peer = e
 			else
-				e = { conn = conns.n, token = token }
+				e.conn = conns.n
 				conns.n = conns.n + 1
 				q = conns.unpaired[here] or {}
 				q[#q + 1] = e
@@ -1086,7 +1105,12 @@ local function dissect(tvb, pinfo, tree)
 	elseif rtype == TYPE_RAW or rtype == TYPE_CDC then
 		-- as smc dump read: a connection for the records it takes
 		-- whole, none for LLC (a link group's)
-		local cn, ptok = conn_of(pinfo, mode, token, rx)
+		local ctoken
+		if rtype == TYPE_CDC and mode == MODE_SMCR and not rx and
+		   pay and pay_cap >= CDC_R_LEN then
+			ctoken = pay(4, 4):uint()
+		end
+		local cn, ptok = conn_of(pinfo, mode, token, rx, ctoken)
 		if cn then
 			top:add(f.conn, cn):set_generated()
 			top:append_text(string.format(", conn %u", cn))

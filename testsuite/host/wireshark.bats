@@ -458,14 +458,14 @@ conn_spec() {
 
 	cat <<-EOF
 	data mode=d dir=tx token=0x2 offset=0 len=10 $a
-	cdc dir=tx token=0x10 seqno=1 pcount=5 $c
+	cdc dir=tx token=0x10 seqno=1 pcount=5 ctoken=0x20 $c
 	data mode=d dir=rx token=0x1 offset=0 len=10 $b
 	cdc mode=d dir=tx token=0x2 pcount=10 $a
 	llc lgr=0x0a01 link=1 qp=17 peerqp=18 local=fe80::1 lport=0 peer=fe80::2 pport=0
 	data mode=d dir=tx token=0x30 offset=0 len=3 $e
 	cdc dir=rx token=0x10 seqno=1 ccount=5 $c
 	data dir=tx token=0x31 offset=0 len=3 $f
-	cdc dir=tx token=0x20 seqno=1 ccount=5 $d
+	cdc dir=tx token=0x20 seqno=1 ccount=5 ctoken=0x10 $d
 	legacy hdrver=1 mode=d type=1 hex=0102
 	data mode=d dir=tx token=0x2 offset=10 len=10 orig=5 $a
 	cdc mode=d dir=tx token=0x1 ccount=10 $b
@@ -544,6 +544,29 @@ conn_spec() {
 	run -0 tshark_lua -2 -r "$T/c.pcap" -Y "smcdump.peer_token == 0x2" \
 		-T fields -e frame.number
 	[ "${lines[*]}" = "3 12" ]
+}
+
+@test "connection numbers: the dissector's and smc dump read -d's agree, record by record" {
+	conn_spec | gen "$T/c.pcap" -V 4
+	# frame,conn of every record the decoder numbers (read -d); the
+	# dissector's, for the frames that have one; the same lists (exit 1:
+	# frame 11 is malformed)
+	run -1 "$SMC" -j dump read -d "$T/c.pcap"
+	smc=$(jq -r '.[] | select(has("conn")) | "\(.frame),\(.conn)"' <<<"$output")
+	run -0 tshark_lua -r "$T/c.pcap" -Y smcdump.conn -T fields \
+		-E separator=, -e frame.number -e smcdump.conn
+	# 20 frames less the LLC (5), Alibaba (10) and malformed (11) ones
+	[ "$(wc -l <<<"$smc")" -eq 17 ]
+	[ "$output" = "$smc" ] || { diff <(echo "$smc") - <<<"$output"; return 1; }
+	# SMC-R ends whose sent CDC messages name other tokens (0 here) are
+	# not paired, by either: C and D are two connections
+	conn_spec | sed 's/ ctoken=0x[12]0//' | gen "$T/n.pcap" -V 4
+	run -1 "$SMC" -j dump read -d "$T/n.pcap"
+	smc=$(jq -r '.[] | select(.frame == 2 or .frame == 9) | .conn' <<<"$output")
+	[ "$(echo $smc)" = "1 4" ]
+	run -0 tshark_lua -r "$T/n.pcap" -Y "frame.number == 2 or frame.number == 9" \
+		-T fields -e smcdump.conn
+	[ "$(echo $output)" = "1 4" ]
 }
 
 @test "connection numbers: each is one UDP conversation with both ends" {
