@@ -11,11 +11,16 @@
 #       line; DIR holds what `smc dump follow` reassembled from a capture.
 #       Each stream sent is there byte for byte, and nothing else is (both
 #       ends record a stream: the same sum twice)
+#   demo-check.sh conns STATS.json CONNS BYTES
+#       `smc -j dump stats` of a capture of CONNS connections with both
+#       ends in it: CONNS entries, each one connection with its peer end,
+#       each of its two directions BYTES as the sender sent them and as
+#       the receiver received them, no record lost
 #
 # Prints what it compared; exit status 1, with the reason on stderr, when
 # the claim does not hold, 2 on a usage error.
 set -euo pipefail
-usage() { echo "usage: demo-check.sh smcd BEFORE.json AFTER.json CONNS BYTES | streams SENT DIR" >&2; exit 2; }
+usage() { echo "usage: demo-check.sh smcd BEFORE.json AFTER.json CONNS BYTES | streams SENT DIR | conns STATS.json CONNS BYTES" >&2; exit 2; }
 fail() { echo "demo-check: $*" >&2; exit 1; }
 
 smcd() {
@@ -59,10 +64,30 @@ streams() {
 	echo "every byte sent was captured: the $(wc -l <<<"$sent") reassembled streams equal what was sent"
 }
 
+conns() {
+	[ $# -eq 3 ] || usage
+	local f=$1 conns=$2 bytes=$3 n bad
+	n=$(jq -e '.[0].connections | length' "$f") || fail "no connections in $f"
+	# per entry: its ends' tokens, then each stream's bytes and records lost
+	jq -r '.[0].connections[] | "  conn \(.conn) \(.local_address):\(.local_port) <-> \(.peer_address):\(.peer_port) tokens \(.token) \(.peer.token // "(no peer end)"):" +
+		([["tx", .tx], ["peer-rx", .peer.rx], ["rx", .rx], ["peer-tx", .peer.tx]] |
+		 map(" \(.[0]) \(.[1].bytes // "-") bytes \(.[1].lost_records // 0) lost") | join(","))' "$f"
+	bad=$(jq -r --argjson b "$bytes" '[.[0].connections[] |
+		select((has("peer") | not) or
+		       ([.tx, .peer.rx, .rx, .peer.tx] | any(.bytes != $b or (.lost_records // 0) != 0)))] |
+		length' "$f")
+	[ "$n" -eq "$conns" ] || fail "$n connections listed, not $conns"
+	[ "$bad" -eq 0 ] ||
+		fail "$bad connection(s) without both ends, or a direction not $bytes bytes each way at both ends, or records lost"
+	[ "$(jq '.[0].total.lost' "$f")" -eq 0 ] || fail "records lost in total"
+	echo "the $conns connections are listed once each, with both ends: $bytes bytes each way as sent and as received, no record lost"
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
 smcd)		smcd "$@" ;;
 streams)	streams "$@" ;;
+conns)		conns "$@" ;;
 *)		usage ;;
 esac

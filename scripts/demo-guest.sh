@@ -4,8 +4,9 @@
 # loopback-ism). Two SMC-D connections over loopback-ism, captured at once
 # by both backends of `smc dump start` (the kernel's smc-dummy link and the
 # BPF programs), decoded by `smc dump`; scripts/demo-check.sh proves the
-# claims: SMC-D carried the traffic (the counters), and each capture holds
-# every stream sent, byte for byte. Exit status 0 only if both hold.
+# claims: SMC-D carried the traffic (the counters), each capture lists
+# each connection once with both its ends and no record lost, and holds
+# every stream sent, byte for byte. Exit status 0 only if all hold.
 # The stock-dkms tier runs it too (testsuite/stock-dkms/demo.bats).
 #
 # SMC_DUMP_SMC: the smc command (default: the tree's smc/smc);
@@ -98,8 +99,16 @@ for b in kernel bpf; do
 	echo "backend $b:"
 	$smc dump stats "$work/$b.pcap"
 done
-
 rc=0
+for b in kernel bpf; do
+	step "Backend $b: $conns connections, each listed once with its two ends"
+	$smc -j dump stats "$work/$b.pcap" >"$work/stats-$b.json"
+	if ! "$check" conns "$work/stats-$b.json" $conns $size; then
+		echo "RESULT: backend $b: the connections are not listed as captured" >&2
+		rc=1
+	fi
+done
+
 for b in kernel bpf; do
 	step "Backend $b: the reassembled streams compared with what the traffic tool sent"
 	$smc dump follow "$work/$b.pcap" "$work/streams-$b" >/dev/null

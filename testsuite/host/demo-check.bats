@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
-# scripts/demo-check.sh, what make demo's guest proves its two claims with
-# (SMC-D carried the traffic; each capture holds every stream sent), on
-# inputs made here: it passes on the right ones and fails, saying why, on
-# counters that show no SMC-D and on streams that differ by one byte,
+# scripts/demo-check.sh, what make demo's guest proves its claims with
+# (SMC-D carried the traffic; each capture lists each connection once with
+# both ends and no loss; each capture holds every stream sent), on inputs
+# made here: it passes on the right ones and fails, saying why, on
+# counters that show no SMC-D, on a summary with a lone end, a short
+# direction or a lost record, and on streams that differ by one byte,
 # miss one or hold one that was not sent. The whole demo runs in the
 # stock-dkms tier (testsuite/stock-dkms/demo.bats).
 
@@ -88,6 +90,43 @@ setup() {
 	mkdir "$W/none"
 	run -1 "$CHECK" streams "$W/sent" "$W/none"
 	[[ "$output" == *"4 stream(s) sent are not in the capture whole"* ]]
+}
+
+# dstats FILE: an `smc -j dump stats` array of two connections, both ends
+# each, 4096 bytes each way at both ends, no record lost (smc-dump(8))
+dstats() {
+	local dir='{"bytes":4096,"lost_records":0}'
+	local conn='{"conn":%d,"mode":"SMC-D","token":"0x%x","local_address":"127.0.0.1","local_port":%d,"peer_address":"127.0.0.1","peer_port":5201,"tx":%s,"rx":%s,"peer":{"token":"0x%x","tx":%s,"rx":%s}}'
+	printf "[{\"connections\":[$conn,$conn],\"total\":{\"lost\":0}}]\n" \
+		0 2 40000 "$dir" "$dir" 1 "$dir" "$dir" \
+		1 4 40001 "$dir" "$dir" 3 "$dir" "$dir" >"$1"
+}
+
+@test "demo-check conns: two connections, each with both ends, whole, pass" {
+	dstats "$W/s.json"
+	run -0 "$CHECK" conns "$W/s.json" 2 4096
+	echo "$output"
+	[ "${lines[0]}" = "  conn 0 127.0.0.1:40000 <-> 127.0.0.1:5201 tokens 0x2 0x1: tx 4096 bytes 0 lost, peer-rx 4096 bytes 0 lost, rx 4096 bytes 0 lost, peer-tx 4096 bytes 0 lost" ]
+	[ "${lines[-1]}" = "the 2 connections are listed once each, with both ends: 4096 bytes each way as sent and as received, no record lost" ]
+}
+
+@test "demo-check conns: a lone end, a short direction, a lost record, a wrong count fail" {
+	dstats "$W/s.json"
+	# each end of the second connection its own entry (no pairing)
+	jq '.[0].connections[1] |= del(.peer)' "$W/s.json" >"$W/lone.json"
+	run -1 "$CHECK" conns "$W/lone.json" 2 4096
+	[[ "$output" == *"1 connection(s) without both ends"* ]]
+	run -1 "$CHECK" conns "$W/s.json" 4 4096
+	[[ "$output" == *"2 connections listed, not 4"* ]]
+	jq '.[0].connections[0].peer.rx.bytes = 4095' "$W/s.json" >"$W/short.json"
+	run -1 "$CHECK" conns "$W/short.json" 2 4096
+	[[ "$output" == *"1 connection(s) without both ends, or a direction not 4096 bytes"* ]]
+	jq '.[0].connections[1].rx.lost_records = 1' "$W/s.json" >"$W/lost.json"
+	run -1 "$CHECK" conns "$W/lost.json" 2 4096
+	[[ "$output" == *"or records lost"* ]]
+	jq '.[0].total.lost = 3' "$W/s.json" >"$W/tlost.json"
+	run -1 "$CHECK" conns "$W/tlost.json" 2 4096
+	[[ "$output" == *"records lost in total"* ]]
 }
 
 @test "demo-check: a wrong call says how it is called" {

@@ -3,8 +3,9 @@
 # the kernel make demo boots, with the modules the tier already built,
 # and the .deb's smc and ip plugin. The demo must still prove what it
 # shows: SMC-D carried its two connections (the counters, checked by
-# scripts/demo-check.sh, whose failures the host tier tests) and both
-# backends' captures hold every stream sent. Its files are then read
+# scripts/demo-check.sh, whose failures the host tier tests), both
+# backends' summaries list each connection once with both ends, and both
+# captures hold every stream sent. Its files are then read
 # again here by the independent reader testsuite/lib/smcdump_check.py.
 
 bats_require_minimum_version 1.5.0
@@ -28,6 +29,8 @@ teardown() {
 	[[ "$output" == *"SMC-D v2 carried the 2 connections: 4194304 bytes sent and received, none on SMC-R"* ]]
 	[[ "$output" == *"RESULT: backend kernel: every byte sent was captured"* ]]
 	[[ "$output" == *"RESULT: backend bpf: every byte sent was captured"* ]]
+	# each connection listed once, both ends paired, no record lost
+	[ "$(grep -c "^the 2 connections are listed once each, with both ends: 1048576 bytes each way as sent and as received, no record lost$" <<<"$output")" -eq 2 ]
 	# what it showed: Debian's ip with the plugin, the link of each backend
 	[[ "$output" == *"smc-dummy mode smcd"* ]]
 	# the independent reader: 2 connections, each direction whole from
