@@ -96,6 +96,17 @@ write_specs() {
 	EOF
 	printf '%s\n' "v3" "v4 -V 4" >"$d/cdc.opts"
 
+	# times: pcap's 32-bit seconds all ones (-1, read signed; libpcap
+	# hands them on unsigned when it swaps a file of the other byte
+	# order), above 2^31, nanoseconds
+	cat >"$d/times.spec" <<-'EOF'
+	data token=0x1 seq=1 len=1 ts=4294967295.000001
+	data token=0x1 seq=2 offset=1 len=1 ts=2147483648.5
+	data token=0x1 seq=3 offset=2 len=1 ts=1700000123.987654321
+	data token=0x1 seq=4 offset=3 len=1 ts=0.000002
+	EOF
+	printf '%s\n' "us" "ns -n" "ng -g" "ngns -g -n" >"$d/times.opts"
+
 	# LLC (version 4): the default messages of some types, version 2
 	# messages whose length and rkey count are in the sender's order
 	# (little-endian, then big-endian with the flag), cut ones
