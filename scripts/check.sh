@@ -96,9 +96,10 @@ debug_pid=$LANE_PID
 tier host "host tests" env SMCDUMP_REQUIRE_CAPTURES=1 \
 	bats --print-output-on-failure testsuite/host
 # the user space built for s390x and arm64, run under qemu-user on the
-# host tier's kind of captures, against the native build
+# host tier's kind of captures, against the native build; then the host
+# tier's decoder files with the s390x smc
 tier cross "cross builds (s390x, arm64) under qemu-user (testsuite/cross)" \
-	bash testsuite/cross/run-suite
+	env SMC_DUMP_CROSS_HOST=1 bash testsuite/cross/run-suite
 tier stock-dkms "the packages on Debian's kernel with the DKMS-built modules" \
 	bash testsuite/stock-dkms/run-suite build/deb
 wait "$debug_pid"

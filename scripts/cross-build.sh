@@ -27,7 +27,8 @@
 #                  installed (about 60 packages of X and font libraries;
 #                  deps.sh cross does not install it): configure decides
 # Warnings are errors here (-Werror on top of the Makefiles' -Wall -Wextra).
-# The binaries run under qemu-user: testsuite/host/cross.bats.
+# The binaries run under qemu-user: testsuite/cross/cross.bats;
+# build/cross/ARCH/smc-qemu runs smc so.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -77,6 +78,14 @@ for arch in "$@"; do
 	for f in smc/smc smc/smcdump-ex testsuite/tools/gen-smcdump-pcap; do
 		ln -sf "../src/$f" "$out/bin/${f##*/}"
 	done
+	# and smc under qemu-user, for a try or DUMP_SMC of the host tests
+	qemu=qemu-$( [ "$arch" = arm64 ] && echo aarch64 || echo "$arch")-static
+	cat >"$out/smc-qemu" <<-EOF
+	#!/bin/sh
+	# $arch's smc under qemu-user (written by scripts/cross-build.sh)
+	exec $qemu -L "$sysroot" "$top/$out/bin/smc" "\$@"
+	EOF
+	chmod +x "$out/smc-qemu"
 	file -L "$out/bin/smc" | sed 's/^/cross-build: /'
 	echo "cross-build: $arch built in $(( $(date +%s) - t0 )) s"
 done
