@@ -4,7 +4,8 @@
 #                backends (no kernel build: minutes on a fresh machine)
 #   make check   host tests and VM tests (bats)
 # Both install their Debian packages first (make deps, as root; make demo
-# only the subset it uses, scripts/deps.sh demo). No other
+# only the subset it uses, scripts/deps.sh demo; make cross and
+# check-cross the cross compilers, scripts/deps.sh cross). No other
 # target runs apt: `make`, `make tools` and `make install` only build (and
 # install: no root beyond writing DESTDIR), and
 # `make kernel` or `make iproute2` say "run 'make deps'" when a package is
@@ -30,6 +31,24 @@ tools:
 	$(MAKE) -C testsuite/tools
 	$(MAKE) -C testsuite/host/helpers
 	$(MAKE) -C ip
+
+# The user space (the decoder library, smc, smc run's preload library,
+# testsuite/tools) for s390x (big-endian) and arm64, built with Debian's
+# cross compilers into build/cross/ARCH/ (its own copy of the sources:
+# nothing mixes with the native objects); make cross ARCH=s390x builds one.
+# It first installs the compilers, qemu-user-static and the architectures'
+# libraries (scripts/deps.sh cross, as root; nothing once they are there).
+# Left out: the bpf backend and smc dump graph (scripts/cross-build.sh).
+CROSS_ARCHS := s390x arm64
+cross:
+	@bash scripts/deps.sh cross
+	bash scripts/cross-build.sh $(if $(filter command line,$(origin ARCH)),$(ARCH),$(CROSS_ARCHS))
+
+# The cross builds under qemu-user against the native one (testsuite/cross)
+check-cross:
+	$(BUILD) -C smc
+	$(BUILD) -C testsuite/tools
+	bash testsuite/cross/run-suite
 
 # The kernel series make kernel and check-vm use: 6.12 (kernel/6.12/) or
 # mainline (kernel/mainline/); scripts/build-kernel.sh.
@@ -161,8 +180,9 @@ clean:
 	$(MAKE) -C testsuite/tools clean
 	$(MAKE) -C testsuite/host/helpers clean
 	$(MAKE) -C ip clean
+	rm -rf build/cross
 
 distclean: clean
 	rm -rf build
 
-.PHONY: kernel-mainline kselftest-mainline check-mainline deb check-stock check-stock-dkms check-matrix check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
+.PHONY: cross check-cross kernel-mainline kselftest-mainline check-mainline deb check-stock check-stock-dkms check-matrix check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean

@@ -15,7 +15,8 @@
 #     captures, ip link, its kselftest), then the kernel matrix (one
 #     boot of each Debian kernel of scripts/kernels.conf, testsuite/matrix);
 #   the main lane: the host tests (with the mainline series' per-patch
-#     build), then the packages' tests and the other VM test files in one
+#     build), then the cross builds of s390x and arm64 under qemu-user
+#     (testsuite/cross), then the packages' tests and the other VM test files in one
 #     boot of Debian's kernel with the DKMS-built modules
 #     (testsuite/stock-dkms/tier).
 # Every line a tier prints comes as it comes; a background lane's lines
@@ -87,13 +88,18 @@ debug_lane() {
 	tier matrix "the kernel matrix (each Debian kernel of scripts/kernels.conf, one boot)" \
 		bash testsuite/matrix/run-suite --all
 }
-order+=(vm stock mainline matrix host stock-dkms)
+order+=(vm stock mainline matrix host cross stock-dkms)
 lane debug debug_lane
 debug_pid=$LANE_PID
 
 # the SMC-R captures are there now: the Wireshark test must not skip them
 tier host "host tests" env SMCDUMP_REQUIRE_CAPTURES=1 \
 	bats --print-output-on-failure testsuite/host
+# the user space built for s390x and arm64, run under qemu-user on the
+# host tier's kind of captures, against the native build; then the host
+# tier's decoder files with the s390x smc
+tier cross "cross builds (s390x, arm64) under qemu-user (testsuite/cross)" \
+	env SMC_DUMP_CROSS_HOST=1 bash testsuite/cross/run-suite
 tier stock-dkms "the packages on Debian's kernel with the DKMS-built modules" \
 	bash testsuite/stock-dkms/run-suite build/deb
 wait "$debug_pid"

@@ -15,12 +15,18 @@
 #                    sparse and the like stay out; linux-source-6.12 too:
 #                    scripts/stock-source.sh fetches the release the DKMS
 #                    source is made from (apt-get download, 154 MB)
+#   deps.sh cross    what make cross and the cross tier use: Debian's cross
+#                    compilers for s390x and arm64, libpcap and libmnl of
+#                    those architectures (dpkg --add-architecture, from the
+#                    same apt sources), qemu-user-static to run what they
+#                    build, and the native build for the reference output
 set -euo pipefail
 
 case ${1:-} in
 "")	set=all ;;
 demo)	set=demo ;;
-*)	echo "deps: unknown set '$1' (demo, or nothing for every package)" >&2; exit 2 ;;
+cross)	set=cross ;;
+*)	echo "deps: unknown set '$1' (demo, cross, or nothing for every package)" >&2; exit 2 ;;
 esac
 
 KSRC=linux-source-6.12
@@ -42,6 +48,64 @@ DEMO_PKGS="build-essential pkg-config libmnl-dev libpcap-dev libcairo2-dev
       libbpf-dev bpftool clang pahole dpkg-dev kmod cpio xz-utils
       busybox-static file qemu-system-x86 tcpdump iproute2 jq"
 
+# make cross: the compilers for s390x and arm64 and qemu-user-static, then
+# per architecture a sysroot of its libc, libpcap and libmnl with what they
+# depend on (cross_sysroot), and the amd64 build the cross tier compares
+# with (testsuite/host/cross.bats). Not Debian's multiarch -dev packages
+# (libpcap0.8-dev:s390x): a Multi-Arch: same package must have the same
+# version in every architecture, and Debian 12's LTS security suite has no
+# s390x, so libc6-dev:s390x, libssl3:s390x and others cannot stand beside
+# amd64's updated ones ("held broken packages"). The .debs of the
+# architecture's candidates, fetched by apt-get download from the
+# machine's own apt sources, are unpacked into CROSS_ROOT/ARCH instead: the
+# compilers take it as --sysroot, qemu-user as -L (scripts/cross-build.sh).
+CROSS_ARCHS="s390x arm64"
+CROSS_PKGS="build-essential pkg-config libmnl-dev libpcap-dev bats rsync file
+      qemu-user-static gcc-s390x-linux-gnu gcc-aarch64-linux-gnu"
+CROSS_ROOT=${SMC_DUMP_CROSS_ROOT:-/var/lib/smc-dump-cross}
+# the sysroot's packages and the ones they depend on (cross_closure); the
+# tools among them (pkg-config, sed) are the build machine's, libelogind0
+# is the alternative to libsystemd0 and ships the same library
+CROSS_ROOTS="libc6-dev libpcap0.8-dev libmnl-dev"
+CROSS_SKIP="pkgconf pkgconf-bin pkg-config sed rpcsvc-proto libc-dev-bin libelogind0"
+
+# cross_closure ARCH: the packages of ARCH that CROSS_ROOTS need, one a line
+cross_closure() {
+	local a=$1
+	apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+		--no-breaks --no-replaces --no-enhances ${CROSS_ROOTS// /:$a }:$a |
+		awk -v a=":$a" -v skip=" $CROSS_SKIP " '
+			/^[^ <]/ && substr($1, length($1) - length(a) + 1) == a {
+				p = substr($1, 1, length($1) - length(a))
+				if (index(skip, " " p " ") == 0) print p }' | sort -u
+}
+
+# cross_sysroot ARCH: CROSS_ROOT/ARCH holds the candidates of
+# cross_closure ARCH, unpacked; CROSS_ROOT/ARCH.list names them with
+# their versions (what the stamp compares)
+cross_sysroot() {
+	local a=$1 dir=$CROSS_ROOT/$1 debs=$CROSS_ROOT/debs-$1 want p
+	# one apt-cache call for all: each loads the whole cache (2 s here)
+	want=$(apt-cache policy $(cross_closure "$a" | sed "s/\$/:$a/") |
+		awk -v a=":$a" '/^[^ ]/ { p = $1; sub(/:$/, "", p); sub(a "$", "", p) }
+			$1 == "Candidate:" { print p, $2 }')
+	[ -n "$want" ] || { echo "deps: no packages of $a in the apt sources" >&2; return 1; }
+	if [ -f "$dir.list" ] && [ "$(cat "$dir.list")" = "$want" ] && [ -d "$dir" ]; then
+		return 0
+	fi
+	rm -rf "$dir" "$debs" "$dir.list"
+	mkdir -p "$dir" "$debs"
+	# apt-get download as root drops to _apt, which must write here
+	if id _apt >/dev/null 2>&1; then chown _apt "$debs"; fi
+	(cd "$debs" && apt-get download -q $(awk -v a=":$a" '{ print $1 a "=" $2 }' <<<"$want"))
+	for p in "$debs"/*.deb; do
+		dpkg-deb -x "$p" "$dir"
+	done
+	rm -rf "$debs"
+	echo "$want" >"$dir.list"
+	echo "deps: $dir: $(wc -l <"$dir.list") packages of $a unpacked"
+}
+
 # the installed linux-source-6.12, empty when there is none
 ksrc_version() {
 	dpkg-query -W -f='${db:Status-Abbrev} ${Version}\n' "$KSRC" 2>/dev/null |
@@ -54,9 +118,27 @@ ksrc_ok() {
 	[ -n "$v" ] && dpkg --compare-versions "$v" ge "$KSRC_MIN"
 }
 
+# the cross set: its own stamp, and the architectures apt must know
+cross_ok() {
+	local a
+	for a in $CROSS_ARCHS; do
+		dpkg --print-foreign-architectures | grep -qx "$a" || return 1
+		[ -f "$CROSS_ROOT/$a.list" ] || return 1
+	done
+	dpkg -s $CROSS_PKGS >/dev/null 2>&1
+}
+if [ $set = cross ]; then
+	stamp=/var/lib/smc-dump-deps-cross.stamp
+	want="cross: $CROSS_ARCHS: $(echo $CROSS_PKGS) $CROSS_ROOTS"
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && cross_ok; then
+		echo "deps: the cross packages are installed already, apt not run (rm $stamp to run it again)"
+		exit 0
+	fi
+fi
+
 stamp=/var/lib/smc-dump-deps.stamp
 want="$(echo $PKGS) $KSRC>=$KSRC_MIN"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
+if [ $set != cross ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
    dpkg -s $PKGS >/dev/null 2>&1 && ksrc_ok; then
 	echo "deps: every package is installed already, apt not run (rm $stamp to run it again)"
 	exit 0
@@ -69,6 +151,12 @@ if [ $set = demo ]; then
 		echo "deps: the demo's packages are installed already, apt not run (rm $stamp to run it again)"
 		exit 0
 	fi
+fi
+
+if [ $set = cross ]; then
+	stamp=/var/lib/smc-dump-deps-cross.stamp
+	PKGS=$CROSS_PKGS
+	want="cross: $CROSS_ARCHS: $(echo $PKGS) $CROSS_ROOTS"
 fi
 
 if [ "$(id -u)" != 0 ]; then
@@ -119,10 +207,26 @@ if [ -n "$entries" ]; then
 	cat "$list"
 fi
 
+# the foreign architectures: apt then fetches their indexes from the same
+# entries (an entry limited by "Architectures:" stays as it is)
+if [ $set = cross ]; then
+	for a in $CROSS_ARCHS; do
+		dpkg --print-foreign-architectures | grep -qx "$a" || {
+			dpkg --add-architecture "$a"
+			echo "deps: dpkg --add-architecture $a"
+		}
+	done
+fi
+
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends $PKGS
-if [ $set = demo ]; then
+if [ $set = cross ]; then
+	for a in $CROSS_ARCHS; do
+		cross_sysroot "$a"
+	done
+fi
+if [ $set = demo ] || [ $set = cross ]; then
 	echo "$want" >"$stamp"
 	exit 0
 fi

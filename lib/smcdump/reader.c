@@ -479,8 +479,14 @@ static int pcap_next_frame(struct dump_reader *r, struct dump_frame *fr,
 
 	rc = pcap_next_ex(r->pcap, &h, &data);
 	if (rc == 1) {
-		/* nanoseconds: the precision asked for */
-		fr->sec = (long long)h->ts.tv_sec;
+		/* nanoseconds: the precision asked for. The file's seconds
+		 * are 32 bits, read signed (-1 is 1969-12-31 23:59:59):
+		 * libpcap hands them on signed from a file of this machine's
+		 * byte order, but unsigned (0xffffffff, 2106) from one it
+		 * swaps, as a capture of s390x on amd64 and the other way
+		 * round; the same bits must give the same time on both.
+		 */
+		fr->sec = (int32_t)(uint32_t)h->ts.tv_sec;
 		fr->nsec = (uint32_t)h->ts.tv_usec;
 		fr->data = data;
 		fr->caplen = h->caplen;

@@ -299,6 +299,38 @@ assert t["malformed"] == 0
 	[[ "$output" == *'"frame":1,"ts_sec":-1,"ts_nsec":1000,"bogus_time":true,'* ]]
 }
 
+@test "the same in a capture of the other byte order (s390x's on amd64): the same time" {
+	# libpcap swaps the seconds of a big-endian file into an unsigned
+	# value: all ones came out as 2106-02-07 06:28:15, here and on s390x
+	# for a little-endian file (testsuite/cross finds that too)
+	gen "$T/le.pcap" <<-EOF
+	data token=0x1 seq=1 len=1 ts=4294967295.000001
+	data token=0x1 seq=2 offset=1 len=1 ts=2147483648.5
+	EOF
+	# the capture rewritten big-endian: the file header's and each frame
+	# header's fields swapped, the frames' bytes as they are
+	python3 - "$T/le.pcap" "$T/be.pcap" <<-'EOF'
+	import struct, sys
+	d = open(sys.argv[1], "rb").read()
+	out = struct.pack(">IHHiIII", *struct.unpack("<IHHiIII", d[:24]))
+	i = 24
+	while i < len(d):
+	    sec, usec, cap, orig = struct.unpack("<IIII", d[i:i + 16])
+	    out += struct.pack(">IIII", sec, usec, cap, orig) + d[i + 16:i + 16 + cap]
+	    i += 16 + cap
+	open(sys.argv[2], "wb").write(out)
+	EOF
+	[ "$(od -An -tx1 -N4 "$T/be.pcap" | tr -d ' ')" = a1b2c3d4 ]
+	run -0 "$SMC" dump read "$T/be.pcap"
+	[[ "${lines[0]}" == "1 23:59:59.000001 bogus-time SMC-R "* ]]
+	# 2^31 read signed as well: 1901-12-13 20:45:52, not 2038
+	[[ "${lines[1]}" == "2 20:45:52.500000 bogus-time SMC-R "* ]]
+	[ "$output" = "$("$SMC" dump read "$T/le.pcap")" ]
+	run -0 "$SMC" -j dump read "$T/be.pcap"
+	[[ "$output" == *'"frame":1,"ts_sec":-1,"ts_nsec":1000,"bogus_time":true,'* ]]
+	[[ "$output" == *'"frame":2,"ts_sec":-2147483648,'* ]]
+}
+
 @test "pcapng, Linux cooked v1 and v2, raw IP, VLAN: same records" {
 	local spec="data dir=tx token=0xabc seq=1 offset=7 len=33 ts=1700000001.000001
 cdc dir=rx token=0xabc seq=2 seqno=4 ctoken=0xdef pcount=40 ts=1700000001.000002
