@@ -143,6 +143,25 @@ write_specs() {
 		echo "cdc mode=d dir=rx token=0xd seq=$((s + 2)) pcount=777"
 	} >"$d/stream2.spec"
 	printf '%s\n' "v3" "v4 -V 4" >"$d/stream2.opts"
+
+	# both ends of connections in one capture (paired into one entry):
+	# SMC-D, SMC-R with the CDC tokens naming each other, IPv6, and a
+	# 4-tuple used again
+	local a="local=10.0.0.1 lport=40000 peer=10.0.0.2 pport=5201"
+	local b="local=10.0.0.2 lport=5201 peer=10.0.0.1 pport=40000"
+	local c="local=fd00::1 lport=40001 peer=fd00::2 pport=5201"
+	local e="local=fd00::2 lport=5201 peer=fd00::1 pport=40001"
+	cat >"$d/pairs.spec" <<-EOF
+	data mode=d token=0xa1 seq=0 offset=0 len=100 $a
+	data mode=d dir=rx token=0xb1 seq=1 offset=0 len=100 $b
+	cdc mode=d dir=rx token=0xa1 seq=2 pcount=100 $a
+	data mode=d token=0xb1 seq=3 offset=0 len=50 $b
+	cdc token=0xc1 seq=4 seqno=1 ctoken=0xd1 pcount=10 $c
+	cdc token=0xd1 seq=5 seqno=1 ctoken=0xc1 ccount=10 $e
+	data mode=d token=0xa2 seq=6 offset=0 len=7 $a
+	data mode=d dir=rx token=0xb2 seq=7 offset=0 len=7 $b
+	EOF
+	printf '%s\n' "v3" "v4 -V 4" >"$d/pairs.opts"
 }
 
 # gen_all DIR GEN...: each capture of the specs into DIR, written by the
