@@ -771,10 +771,12 @@ PY
 	read -r b0 b1 <"$d/ctl.out"
 	end=$(link_stat "$link" tx_bytes)
 	echo "tx_bytes at SIGSTOP $b0, at SIGCONT $b1, at the end $end"
-	# the transfer went on well after the loss, each direction's data and
-	# CDC records alike: a record lost at a stream's very end would leave
-	# no gap
-	[ "$b1" -lt $((end / 2)) ]
+	# the transfer went on well after the loss (a quarter of its records
+	# and more, 2 MiB, each direction's data and CDC records alike): a
+	# record lost at a stream's very end would leave no gap. The
+	# controller may be late in a loaded guest: it only needs to be
+	# done before that last quarter.
+	[ "$b1" -lt $((end * 3 / 4)) ]
 	grep -q '^conn 0 smc ' "$d/c1.out"
 	grep -q '^conn 0 smc ' "$d/s1.out"
 	run -0 "$SMC" dump stop
