@@ -1158,11 +1158,13 @@ static int track_report(struct dump_ctx *c)
 	for (i = 0; i < c->nlinks; i++) {
 		const struct dump_link *l = &c->links[i];
 		/* stream_seq tells loss from what a filter left out; only
-		 * records without it leave the link's seq gaps to tell
+		 * records without it leave the link's seq gaps to tell. A
+		 * record late on the link (two CPUs) is late by the link's
+		 * own numbers, which its gaps are counted in, whether or not
+		 * its stream saw it late too
 		 */
 		uint64_t l_lost = l->sseq_records ? l->sseq_lost : l->lost;
-		uint64_t l_late = l->sseq_records ? l->sseq_late :
-				  l->reordered;
+		uint64_t l_late = l->reordered;
 
 		gaps += l->gaps;
 		lost += l_lost;
@@ -1234,10 +1236,8 @@ static void sseq_note(void *arg, uint32_t link, struct dump_conn *k,
 {
 	struct dump_ctx *c = arg;
 
-	if (link < c->nlinks) {
+	if (link < c->nlinks)
 		c->links[link].sseq_lost += n->lost;
-		c->links[link].sseq_late += n->late;
-	}
 	if (k && (type == SMC_DUMP_TYPE_RAW || type == SMC_DUMP_TYPE_CDC))
 		k->lost[rx][type - SMC_DUMP_TYPE_RAW] += n->lost;
 }
@@ -1249,7 +1249,7 @@ static void sseq_settle(struct dump_ctx *c)
 	size_t i;
 
 	for (i = 0; i < c->nlinks; i++)
-		c->links[i].sseq_lost = c->links[i].sseq_late = 0;
+		c->links[i].sseq_lost = 0;
 	for (k = c->conns.first; k; k = k->next)
 		memset(k->lost, 0, sizeof(k->lost));
 	dump_sseqs_settle(&c->sseqs, sseq_note, c);

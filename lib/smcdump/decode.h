@@ -55,7 +55,6 @@ struct dump_link {
 	uint64_t reordered;
 	uint64_t sseq_records;
 	uint64_t sseq_lost;
-	uint64_t sseq_late;
 };
 
 /**
