@@ -67,22 +67,35 @@ streams() {
 conns() {
 	[ $# -eq 3 ] || usage
 	local f=$1 conns=$2 bytes=$3 n bad
-	n=$(jq -e '.[0].connections | length' "$f") || fail "no connections in $f"
+	# numbers, else jq --argjson and [ -eq ] fail with their own words
+	[[ $conns =~ ^[1-9][0-9]{0,8}$ && $bytes =~ ^[0-9]{1,15}$ ]] || {
+		echo "demo-check: CONNS must be a count from 1, BYTES a byte count: '$conns' '$bytes'" >&2
+		usage
+	}
+	# the shape read below, checked first: a jq error (exit 5) is
+	# neither a pass nor a reason
+	jq -en 'input | type == "array" and length > 0 and (.[0] | type == "object") and
+		(.[0].connections | type == "array") and
+		all(.[0].connections[]; type == "object") and
+		(.[0].total.lost | type == "number")' "$f" >/dev/null 2>&1 ||
+		fail "$f is not the JSON of smc -j dump stats (an array whose first object has an array connections of objects and a number total.lost)"
+	n=$(jq '.[0].connections | length' "$f")
 	# per entry: its ends' tokens, then each stream's bytes and records lost
-	jq -r '.[0].connections[] | "  conn \(.conn) \(.local_address):\(.local_port) <-> \(.peer_address):\(.peer_port) tokens \(.token) \(.peer.token // "(no peer end)"):" +
-		([["tx", .tx], ["peer-rx", .peer.rx], ["rx", .rx], ["peer-tx", .peer.tx]] |
-		 map(" \(.[0]) \(.[1].bytes // "-") bytes \(.[1].lost_records // 0) lost") | join(","))' "$f"
+	jq -r '.[0].connections[] | "  conn \(.conn) \(.local_address):\(.local_port) <-> \(.peer_address):\(.peer_port) tokens \(.token) \(.peer.token? // "(no peer end)"):" +
+		([["tx", .tx], ["peer-rx", .peer.rx?], ["rx", .rx], ["peer-tx", .peer.tx?]] |
+		 map(" \(.[0]) \(.[1].bytes? // "-") bytes \(.[1].lost_records? // 0) lost") | join(","))' "$f" ||
+		fail "cannot list the connections of $f"
 	bad=$(jq -r --argjson b "$bytes" '[.[0].connections[] |
-		select((has("peer") | not) or
-		       ([.tx, .peer.rx, .rx, .peer.tx] | any(.bytes != $b or (.lost_records // 0) != 0)))] |
-		length' "$f")
+		select((.peer | type != "object") or
+		       ([.tx, .peer.rx, .rx, .peer.tx] |
+			any(type != "object" or .bytes != $b or (.lost_records // 0) != 0)))] |
+		length' "$f") || fail "cannot read the directions of $f"
 	[ "$n" -eq "$conns" ] || fail "$n connections listed, not $conns"
 	[ "$bad" -eq 0 ] ||
 		fail "$bad connection(s) without both ends, or a direction not $bytes bytes each way at both ends, or records lost"
 	[ "$(jq '.[0].total.lost' "$f")" -eq 0 ] || fail "records lost in total"
 	echo "the $conns connections are listed once each, with both ends: $bytes bytes each way as sent and as received, no record lost"
 }
-
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in

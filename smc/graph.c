@@ -109,11 +109,19 @@ struct col {
 	uint64_t hi;
 };
 
+/* A name's mode, token and direction, and how many files had them */
+struct name_use {
+	uint64_t key;		/* 0: a free slot */
+	unsigned int n;
+};
+
 struct graph_run {
 	const struct gopts *o;
 	unsigned int selected;	/* directions to draw */
 	unsigned int written;
 	int err;		/* exit status of a failure */
+	struct name_use *names;	/* open addressing, @nnames slots */
+	size_t nnames;
 };
 
 static void usage(FILE *f)
@@ -122,7 +130,8 @@ static void usage(FILE *f)
 		"Usage: smc dump graph [ cdc-endian { little | big } ] [ token T ]\n"
 		"                      [ tx | rx ] [ write OUT ] FILE\n"
 		"OUT ends in .png (default smc-graph.png), .svg or .pdf; with several\n"
-		"directions, -MODE-TOKEN-DIR goes before the extension.\n");
+		"directions, -MODE-TOKEN-DIR goes before the extension (-TOKEN-2-DIR\n"
+		"... for a token more than one connection has, as follow names them).\n");
 }
 
 /*
@@ -146,22 +155,61 @@ static int count_cb(void *arg, const struct dump_an_trace *tr)
 	return 0;
 }
 
-/* "OUT" or "OUT-smcr-0000abcd-tx" with OUT's extension at the end */
-static char *out_name(const struct graph_run *g, const struct dump_an_trace *tr)
+/*
+ * How many files before this one had @tr's mode, token and direction:
+ * ends of several 4-tuples may have one token (a capture of two hosts, a
+ * token used again), and each needs a name of its own. Return: that
+ * count, or -1 when memory ran out.
+ */
+static long name_taken(struct graph_run *g, const struct dump_an_trace *tr)
+{
+	uint64_t key = (uint64_t)1 << 40 | (uint64_t)tr->mode << 33 |
+		       (uint64_t)(tr->dir ? 1 : 0) << 32 | tr->token;
+	size_t i, mask;
+
+	if (!g->nnames) {
+		for (g->nnames = 64; g->nnames < 2 * (size_t)g->selected;)
+			g->nnames *= 2;
+		g->names = calloc(g->nnames, sizeof(*g->names));
+		if (!g->names) {
+			g->nnames = 0;
+			return -1;
+		}
+	}
+	mask = g->nnames - 1;
+	for (i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & mask;
+	     g->names[i].key && g->names[i].key != key; i = (i + 1) & mask)
+		;
+	g->names[i].key = key;
+	return g->names[i].n++;
+}
+
+/* "OUT" or "OUT-smcr-0000abcd-tx" with OUT's extension at the end; the
+ * second file of one mode, token and direction "OUT-smcr-0000abcd-2-tx",
+ * and so on, as smc dump follow names its files
+ */
+static char *out_name(struct graph_run *g, const struct dump_an_trace *tr)
 {
 	const char *out = g->o->out, *dot = strrchr(out, '.');
 	const char *slash = strrchr(out, '/');
+	char again[24] = "";
 	size_t stem;
+	long taken;
 	char *s;
 
 	if (g->selected == 1)
 		return strdup(out);
+	taken = name_taken(g, tr);
+	if (taken < 0)
+		return NULL;
+	if (taken)
+		snprintf(again, sizeof(again), "-%ld", taken + 1);
 	if (!dot || (slash && dot < slash))
 		dot = out + strlen(out);
 	stem = (size_t)(dot - out);
-	if (asprintf(&s, "%.*s-%s-%08x-%s%s", (int)stem, out,
+	if (asprintf(&s, "%.*s-%s-%08x%s-%s%s", (int)stem, out,
 		     tr->mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr",
-		     tr->token, tr->dir ? "rx" : "tx", dot) < 0)
+		     tr->token, again, tr->dir ? "rx" : "tx", dot) < 0)
 		return NULL;
 	return s;
 }
@@ -963,6 +1011,7 @@ int dump_graph(int argc, char **argv)
 	if (!rc && g.selected)
 		rc = dump_analyze_traces(an, draw_cb, &g);
 	delete_json_obj();
+	free(g.names);
 	if (rc < 0) {
 		fprintf(stderr, "Error: out of memory\n");
 		g.err = 3;

@@ -377,7 +377,8 @@ local function conns_reset()
 	conns = {
 		ends = {},	-- end key -> { conn = N, token = T, peer = end,
 				--   ctoken = the token its last sent CDC named }
-		unpaired = {},	-- side key -> the ends without a pair, oldest first
+		unpaired = {},	-- side key -> the ends without a pair, oldest
+				--   first, at [head .. tail] (see conn_of)
 		frames = {},	-- frame number -> { conn, peer_token or nil }
 		n = 0,		-- numbers given
 		addrs = {},	-- { Address, id }, in the order of Address's <
@@ -445,14 +446,25 @@ local function conn_of(pinfo, mode, token, rx, ctoken)
 			local p
 
 			e = { token = token, ctoken = ctoken }
-			for i, c in ipairs(q or {}) do
-				if ctokens_agree(c, e) then
-					p = table.remove(q, i)
-					break
+			-- q[q.head .. q.tail], oldest first, nil where an end
+			-- paired out of turn: the end taken leaves no shift
+			-- behind (table.remove made thousands of ends of one
+			-- 4-tuple quadratic)
+			if q then
+				for i = q.head, q.tail do
+					local c = q[i]
+					if c and ctokens_agree(c, e) then
+						p = c
+						q[i] = nil
+						break
+					end
 				end
-			end
-			if q and #q == 0 then
-				conns.unpaired[there] = nil
+				while q.head <= q.tail and not q[q.head] do
+					q.head = q.head + 1
+				end
+				if q.head > q.tail then
+					conns.unpaired[there] = nil
+				end
 			end
 			if p then
 				e.conn, e.peer = p.conn, p
@@ -460,8 +472,9 @@ local function conn_of(pinfo, mode, token, rx, ctoken)
 			else
 				e.conn = conns.n
 				conns.n = conns.n + 1
-				q = conns.unpaired[here] or {}
-				q[#q + 1] = e
+				q = conns.unpaired[here] or { head = 1, tail = 0 }
+				q.tail = q.tail + 1
+				q[q.tail] = e
 				conns.unpaired[here] = q
 			end
 			conns.ends[key] = e

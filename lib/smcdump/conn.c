@@ -64,12 +64,28 @@ int dump_conns_init(struct dump_conns *t)
 	t->hsize = CONNS_HSIZE;
 	t->hash = calloc(t->hsize, sizeof(*t->hash));
 	t->phash = calloc(t->hsize, sizeof(*t->phash));
-	if (t->hash && t->phash)
+	t->ptail = calloc(t->hsize, sizeof(*t->ptail));
+	if (t->hash && t->phash && t->ptail)
 		return 0;
 	free(t->hash);
 	free(t->phash);
+	free(t->ptail);
 	memset(t, 0, sizeof(*t));
 	return -ENOMEM;
+}
+
+/* Append the unpaired end @c to its chain of @ph and @pt (@n chains) */
+static void phash_add(struct dump_conn **ph, struct dump_conn **pt, size_t n,
+		      struct dump_conn *c)
+{
+	size_t i = conn_ends_hash(c) & (n - 1);
+
+	c->pnext = NULL;
+	if (pt[i])
+		pt[i]->pnext = c;
+	else
+		ph[i] = c;
+	pt[i] = c;
 }
 
 /* Twice the chains; on no memory the longer chains stay */
@@ -78,49 +94,64 @@ static void conns_grow(struct dump_conns *t)
 	size_t n = t->hsize * 2, i;
 	struct dump_conn **h = calloc(n, sizeof(*h)), *c;
 	struct dump_conn **ph = calloc(n, sizeof(*ph));
+	struct dump_conn **pt = calloc(n, sizeof(*pt));
 
-	if (!h || !ph) {
+	if (!h || !ph || !pt) {
 		free(h);
 		free(ph);
+		free(pt);
 		return;
 	}
+	/* in order of first record, so each chain stays oldest first */
 	for (c = t->first; c; c = c->next) {
 		i = conn_hash(c) & (n - 1);
 		c->hnext = h[i];
 		h[i] = c;
-		i = conn_ends_hash(c) & (n - 1);
-		c->pnext = ph[i];
-		ph[i] = c;
+		if (!c->peer)
+			phash_add(ph, pt, n, c);
 	}
 	free(t->hash);
 	free(t->phash);
+	free(t->ptail);
 	t->hash = h;
 	t->phash = ph;
+	t->ptail = pt;
 	t->hsize = n;
 }
 
 /* The peer of the new end @k: an end not yet paired, of the same mode
  * and family, whose local address and port are @k's peer's and the other
  * way round, and, when both sent a CDC message (SMC-R), each naming the
- * other's token; of several, the earliest. A chain holds the newest end
- * first, so the last that fits is the earliest.
+ * other's token; of several, the earliest. A chain holds only ends not
+ * paired yet, oldest first, so the first that fits is the one, and it
+ * leaves the chain: thousands of ends of one 4-tuple cost no more than
+ * as many 4-tuples.
  */
-static struct dump_conn *conns_find_peer(const struct dump_conns *t,
+static struct dump_conn *conns_find_peer(struct dump_conns *t,
 					 const struct dump_conn *k)
 {
 	size_t i = ends_hash(k->mode, k->raddr, k->rport, k->laddr,
 			     k->lport) & (t->hsize - 1);
-	struct dump_conn *c, *found = NULL;
+	struct dump_conn *c, *prev = NULL;
 
-	for (c = t->phash[i]; c; c = c->pnext)
-		if (!c->peer && c->mode == k->mode &&
+	for (c = t->phash[i]; c; prev = c, c = c->pnext)
+		if (c->mode == k->mode &&
 		    c->family == k->family && c->lport == k->rport &&
 		    c->rport == k->lport && !memcmp(c->laddr, k->raddr, 16) &&
 		    !memcmp(c->raddr, k->laddr, 16) &&
 		    !(c->has_ctoken && k->has_ctoken &&
 		      (c->ctoken != k->token || k->ctoken != c->token)))
-			found = c;
-	return found;
+			break;
+	if (!c)
+		return NULL;
+	if (prev)
+		prev->pnext = c->pnext;
+	else
+		t->phash[i] = c->pnext;
+	if (t->ptail[i] == c)
+		t->ptail[i] = prev;
+	c->pnext = NULL;
+	return c;
 }
 
 /**
@@ -179,10 +210,8 @@ struct dump_conn *dump_conns_get(struct dump_conns *t,
 		c->second = true;
 	} else {
 		c->conn = t->nconn++;
+		phash_add(t->phash, t->ptail, t->hsize, c);
 	}
-	i = conn_ends_hash(c) & (t->hsize - 1);
-	c->pnext = t->phash[i];
-	t->phash[i] = c;
 	if (t->last)
 		t->last->next = c;
 	else
@@ -213,6 +242,7 @@ void dump_conns_release(struct dump_conns *t)
 {
 	free(t->hash);
 	free(t->phash);
+	free(t->ptail);
 	dump_arena_free(&t->mem);
 	memset(t, 0, sizeof(*t));
 }

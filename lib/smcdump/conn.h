@@ -22,7 +22,7 @@ struct dump_aconn;
  * struct dump_conn - one end of a connection: the key of its records
  * @hnext: hash chain
  * @pnext: chain of the hash of its addresses and ports (no token), where
- *	a new end looks for its peer
+ *	a new end looks for its peer; an end leaves it when it pairs
  * @next: the next end in order of first record
  * @peer: the other end of the connection when it is in the capture too
  *	(both ends on one host: loopback-ism, one netns), else NULL
@@ -72,7 +72,9 @@ struct dump_conn {
 /**
  * struct dump_conns - the connections of a capture, by end
  * @hash: chains by the key's hash, @hsize of them (a power of two)
- * @phash: chains by the hash of an end's addresses and ports, @hsize too
+ * @phash: chains by the hash of an end's addresses and ports, @hsize too,
+ *	of the ends not paired yet, oldest first
+ * @ptail: the last end of each @phash chain (NULL: empty)
  * @hsize: see @hash
  * @n: ends in the table
  * @nconn: connections: an end alone, or a pair of ends, counts one
@@ -83,6 +85,7 @@ struct dump_conn {
 struct dump_conns {
 	struct dump_conn **hash;
 	struct dump_conn **phash;
+	struct dump_conn **ptail;
 	size_t hsize;
 	size_t n;
 	size_t nconn;

@@ -87,6 +87,7 @@ struct stream_rare {
 	uint64_t overlap_diff;	/* overlapping ranges with other bytes */
 	struct ovl *ovl;	/* the first MAX_RANGES overlaps */
 	size_t novl;
+	size_t ovl_cap;		/* room at @ovl: 4, doubled up to MAX_RANGES */
 	bool has_seqno;
 	uint16_t next_seqno;	/* SMC-R CDC seqno expected next */
 	uint64_t cdc_seq_gaps;
@@ -765,10 +766,21 @@ static void on_overlap(void *arg, uint64_t s, uint64_t e)
 	if (!same)
 		st->overlap_diff++;
 	if (st->novl < MAX_RANGES) {
-		if (!st->ovl) {
-			st->ovl = calloc(MAX_RANGES, sizeof(*st->ovl));
-			if (!st->ovl)
+		/* grown as the overlaps come: a stream with one overlap
+		 * (thousands of them after a failover) takes 4, not
+		 * MAX_RANGES
+		 */
+		if (st->novl == st->ovl_cap) {
+			size_t n = st->ovl_cap ? 2 * st->ovl_cap : 4;
+			struct ovl *v;
+
+			if (n > MAX_RANGES)
+				n = MAX_RANGES;
+			v = realloc(st->ovl, n * sizeof(*v));
+			if (!v)
 				return;
+			st->ovl = v;
+			st->ovl_cap = n;
 		}
 		st->ovl[st->novl].s = s;
 		st->ovl[st->novl].e = e;

@@ -129,6 +129,41 @@ dstats() {
 	[[ "$output" == *"records lost in total"* ]]
 }
 
+@test "demo-check conns: bad JSON, missing members, empty arrays and bad numbers fail with a reason, never a jq error" {
+	dstats "$W/s.json"
+	local f
+	printf 'not json' >"$W/j0.json"
+	: >"$W/j1.json"
+	echo '[]' >"$W/j2.json"
+	echo '[{}]' >"$W/j3.json"
+	echo '[{"connections":null,"total":{"lost":0}}]' >"$W/j4.json"
+	echo '[{"connections":[1,2],"total":{"lost":0}}]' >"$W/j5.json"
+	echo '[{"connections":[]}]' >"$W/j6.json"
+	jq '.[0].total = {}' "$W/s.json" >"$W/j7.json"
+	jq '.[0].total.lost = "0"' "$W/s.json" >"$W/j8.json"
+	for f in j0 j1 j2 j3 j4 j5 j6 j7 j8 nonexistent; do
+		run -1 "$CHECK" conns "$W/$f.json" 2 4096
+		echo "$f: $output"
+		[[ "$output" == *"demo-check: $W/$f.json is not the JSON of smc -j dump stats"* ]]
+		[[ "$output" != *"jq: error"* ]]
+	done
+	# an empty list is 0 connections, not a pass
+	echo '[{"connections":[],"total":{"lost":0}}]' >"$W/j9.json"
+	run -1 "$CHECK" conns "$W/j9.json" 2 4096
+	[[ "$output" == *"0 connections listed, not 2"* ]]
+	# directions that are not objects, or a peer that is not one
+	jq '.[0].connections[0].tx = null | .[0].connections[1].peer = 7' "$W/s.json" >"$W/j10.json"
+	run -1 "$CHECK" conns "$W/j10.json" 2 4096
+	[[ "$output" == *"2 connection(s) without both ends, or a direction not 4096 bytes"* ]]
+	[[ "$output" != *"jq: error"* ]]
+	# CONNS and BYTES are numbers, CONNS from 1: a usage error
+	for f in "x 4096" "2 y" "2 ''" "0 4096" "-1 4096" "2 1e3"; do
+		eval "run -2 \"\$CHECK\" conns \"\$W/s.json\" $f"
+		[[ "$output" == *"CONNS must be a count from 1, BYTES a byte count"* ]]
+		[[ "$output" != *"jq: error"* && "$output" != *"integer expression"* ]]
+	done
+}
+
 @test "demo-check: a wrong call says how it is called" {
 	run -2 "$CHECK"
 	[[ "$output" == "usage: demo-check.sh smcd"* ]]

@@ -182,3 +182,31 @@ EOF
 		[ "$(stat -c %s "$T/big.$ext")" -gt 4096 ]
 	done
 }
+
+@test "graph: connections that share a token each get a file of their own" {
+	# token 0x77 on three 4-tuples (ends of two hosts, a token used
+	# again): tx of each, in the order of their first records, numbered
+	# as follow numbers its files
+	"$GEN" "$T/shared.pcap" <<-EOF
+	data mode=r token=0x77 local=10.0.0.1 peer=10.0.0.3 lport=40000 pport=5201 offset=0 len=10
+	data mode=r token=0x77 local=10.0.0.1 peer=10.0.0.4 lport=40000 pport=5201 offset=0 len=20
+	data mode=r token=0x77 local=10.0.0.5 peer=10.0.0.4 lport=40000 pport=5201 offset=0 len=30
+	data mode=r token=0x78 local=10.0.0.6 peer=10.0.0.4 lport=40000 pport=5201 offset=0 len=40
+	EOF
+	rm -f "$T"/sh*.svg
+	run -0 "$SMC" dump graph token 0x77 tx write "$T/sh.svg" "$T/shared.pcap"
+	[ "${lines[0]}" = "$T/sh-smcr-00000077-tx.svg: smcr token 0x00000077 tx data 1" ]
+	[ "${lines[1]}" = "$T/sh-smcr-00000077-2-tx.svg: smcr token 0x00000077 tx data 1" ]
+	[ "${lines[2]}" = "$T/sh-smcr-00000077-3-tx.svg: smcr token 0x00000077 tx data 1" ]
+	[ "${#lines[@]}" -eq 3 ]
+	# three files, each its own connection's (its bytes' end on the axis)
+	[ "$(find "$T" -name 'sh-smcr-00000077-*tx.svg' | wc -l)" -eq 3 ]
+	run -1 cmp -s "$T/sh-smcr-00000077-tx.svg" "$T/sh-smcr-00000077-2-tx.svg"
+	run -1 cmp -s "$T/sh-smcr-00000077-2-tx.svg" "$T/sh-smcr-00000077-3-tx.svg"
+	# the whole capture: 0x78 stays as it was
+	rm -f "$T"/all*.svg
+	run -0 "$SMC" dump graph tx write "$T/all.svg" "$T/shared.pcap"
+	[ "${#lines[@]}" -eq 4 ]
+	[ "${lines[3]}" = "$T/all-smcr-00000078-tx.svg: smcr token 0x00000078 tx data 1" ]
+	[ "$(find "$T" -name 'all-*.svg' | wc -l)" -eq 4 ]
+}

@@ -546,6 +546,35 @@ conn_spec() {
 	[ "${lines[*]}" = "3 12" ]
 }
 
+# ends_block N PORT: N connections with both ends, every first end's
+# record before any second end's; PORT 1: all on 10.0.0.1:40000 -
+# 10.0.0.2:5201 (a port used again and again), 0: client port 1000 + i
+ends_block() {
+	awk -v n="$1" -v one="$2" 'BEGIN {
+		for (i = 0; i < n; i++)
+			printf "data mode=d token=%d local=10.0.0.1 peer=10.0.0.2 lport=%d pport=5201 offset=0 len=1\n", 1048576 + i, one ? 40000 : 1000 + i
+		for (i = 0; i < n; i++)
+			printf "data mode=d token=%d local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=%d dir=rx offset=0 len=1\n", 2097152 + i, one ? 40000 : 1000 + i
+	}'
+}
+
+@test "connection numbers: 20000 ends waiting on one 4-tuple cost no more than on 20000" {
+	# the end taken from a 4-tuple's queue of ends without a pair left
+	# a hole, not a shift of the rest (table.remove): 10.6 s of CPU
+	# against 6.7 s on 20000 4-tuples, now 5.9 s against 7.0 s
+	ends_block 20000 1 | gen "$T/one.pcap"
+	ends_block 20000 0 | gen "$T/many.pcap"
+	local -a a=(-o udp.try_heuristic_first:TRUE -T fields -e smcdump.conn)
+	local TIMEFORMAT='%3U %3S' one many
+	one=$({ time tshark_lua -r "$T/one.pcap" "${a[@]}" >"$T/one.conn"; } 2>&1 | awk '{ print $1 + $2 }')
+	many=$({ time tshark_lua -r "$T/many.pcap" "${a[@]}" >/dev/null; } 2>&1 | awk '{ print $1 + $2 }')
+	echo "one 4-tuple ${one}s, 20000 4-tuples ${many}s"
+	# the numbers: end i and end 20000 + i are connection i, as read -d
+	"$SMC" -j dump read -d "$T/one.pcap" | jq -r '.[].conn' | cmp - "$T/one.conn"
+	[ "$(sed -n '20001p' "$T/one.conn")" = 0 ]
+	awk -v s="$one" -v d="$many" 'BEGIN { exit !(s <= 1.25 * d) }'
+}
+
 @test "connection numbers: the dissector's and smc dump read -d's agree, record by record" {
 	conn_spec | gen "$T/c.pcap" -V 4
 	# frame,conn of every record the decoder numbers (read -d); the
