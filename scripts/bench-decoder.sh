@@ -150,6 +150,16 @@ n = int(sys.argv[1])
 for i in range(n):
     print("data token=7 seq=%d offset=%d len=64" % (i + 1, (n - 1 - i) * 128))
 ' "$scale" | "$gen" "$dir/reverse.pcap"
+# and half as many connections with one record each sent twice (an
+# overlap each, as a failover makes): each stream's list of overlaps must
+# cost what one range does, not room for the most it shows
+python3 -c '
+import sys
+n = int(sys.argv[1]) // 2
+for i in range(n):
+    r = "data token=%d offset=0 len=64 lport=%d" % (i + 1, 1024 + i % 60000)
+    print(r); print(r)
+' "$scale" | "$gen" "$dir/overlaps.pcap"
 
 # "seconds KiB" of a command, output to /dev/null: the CPU seconds it
 # took (user + system: the file system's work for follow is system time),
@@ -179,7 +189,7 @@ verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= 3 * b ? "ok" : "MISS") 
 make -s -C "$top/testsuite/tools" mkfiles >/dev/null
 printf '\n%-30s %8s %12s %8s %8s %15s\n' "scale ($scale records)" "CPU s" \
 	"max RSS KiB" "x read" "target" "x floor"
-for f in conns reverse; do
+for f in conns reverse overlaps; do
 	before=
 	read -r rs rk < <(measure "$smc" dump read "$dir/$f.pcap")
 	printf '%-30s %8.2f %12s %8s\n' "smc dump read $f" "$rs" "$rk" "1.00"
@@ -203,3 +213,43 @@ for f in conns reverse; do
 		"$(ratio "$fs" "$ms") (+$(ratio "$excess" "$rs")x read)"
 	rm -rf "$fsdir/follow" "$fsdir/floor"
 done
+
+# Pairing: SMC_DUMP_BENCH_SCALE / 10 connections with both ends in the
+# capture, every first end before any second: all on one 4-tuple (a port
+# used again and again) and each on its own. A new end meets only the
+# ends of its 4-tuple not yet paired, so the one 4-tuple costs what the
+# many do (target 3x; walking every end of the 4-tuple made it 10x at
+# 20000); the dissector's queue likewise, when tshark runs.
+pairs() {
+	awk -v n="$1" -v same="$2" 'function end(i, b, rx,   p) {
+		p = same ? 40000 : 1000 + i % 60000
+		if (rx)
+			printf "data mode=d token=%d local=10.%d.0.2 peer=10.0.0.1 lport=5201 pport=%d dir=rx offset=0 len=1\n", b + i, same ? 0 : int(i / 60000), p
+		else
+			printf "data mode=d token=%d local=10.0.0.1 peer=10.%d.0.2 lport=%d pport=5201 offset=0 len=1\n", b + i, same ? 0 : int(i / 60000), p
+	}
+	BEGIN {
+		for (i = 0; i < n; i++) end(i, 1048576, 0)
+		for (i = 0; i < n; i++) end(i, 2097152, 1)
+	}'
+}
+npairs=$((scale / 10))
+pairs "$npairs" 1 | "$gen" "$dir/pairs-one.pcap"
+pairs "$npairs" 0 | "$gen" "$dir/pairs-many.pcap"
+printf '\n%-30s %8s %12s %8s %8s\n' "pairing ($npairs connections)" "CPU s" \
+	"max RSS KiB" "x many" "target"
+before=
+read -r ps pk < <(measure "$smc" dump stats "$dir/pairs-many.pcap")
+printf '%-30s %8.2f %12s %8s\n' "stats, 4-tuple each" "$ps" "$pk" "1.00"
+read -r os ok < <(measure "$smc" dump stats "$dir/pairs-one.pcap")
+printf '%-30s %8.2f %12s %8s %8s\n' "stats, one 4-tuple" "$os" "$ok" \
+	"$(ratio "$os" "$ps")" "3x $(verdict "$os" "$ps")"
+if [ "$with_tshark" != 0 ]; then
+	lua=(-X "lua_script:$top/contrib/wireshark/smcdump.lua" -o
+	     udp.try_heuristic_first:TRUE -T fields -e smcdump.conn)
+	read -r ps pk < <(measure tshark -r "$dir/pairs-many.pcap" "${lua[@]}")
+	printf '%-30s %8.2f %12s %8s\n' "tshark, 4-tuple each" "$ps" "$pk" "1.00"
+	read -r os ok < <(measure tshark -r "$dir/pairs-one.pcap" "${lua[@]}")
+	printf '%-30s %8.2f %12s %8s %8s\n' "tshark, one 4-tuple" "$os" "$ok" \
+		"$(ratio "$os" "$ps")" "3x $(verdict "$os" "$ps")"
+fi
