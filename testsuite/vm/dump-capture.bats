@@ -529,12 +529,7 @@ EOF
 	[ "$(jq "[.streams[] | select(.sport != $p1 and .dport != $p1)] | length" "$d/f.pcap.json")" -eq 0 ]
 	# the decoder: the link's numbers jump over the other connection's
 	# records, and no record is lost, in total or per connection
-	run -0 "$SMC" -j dump stats "$d/f.pcap"
-	echo "$output"
-	[ "$(jq '.[0].total.seq_gaps' <<<"$output")" -gt 0 ]
-	[ "$(jq '.[0].total.lost' <<<"$output")" -eq 0 ]
-	[ "$(jq '[.[0].connections[] | .tx.lost_records + .rx.lost_records + (.peer.tx.lost_records // 0) + (.peer.rx.lost_records // 0)] | add' <<<"$output")" -eq 0 ]
-	[ "$(jq '.[0].total.holes' <<<"$output")" -eq 0 ]
+	filtered_no_loss "$d/f.pcap"
 }
 
 # serve2 ADDR1 ADDR2 BYTES: a traffic server of one connection of BYTES
@@ -599,6 +594,19 @@ lost_sum() {
 		(.peer.tx.lost_records // 0) + (.peer.rx.lost_records // 0)] | add' <<<"$1"
 }
 
+# filtered_no_loss PCAP: the decoder on a capture a filter cut to one of
+# two connections: the link's numbers jump over the other's records, and
+# no record is lost, in total or per connection, no byte missing
+filtered_no_loss() {
+	local out
+	out=$("$SMC" -j dump stats "$1") || return 1
+	echo "$out"
+	[ "$(jq '.[0].total.seq_gaps' <<<"$out")" -gt 0 ] || return 1
+	[ "$(jq '.[0].total.lost' <<<"$out")" -eq 0 ] || return 1
+	[ "$(lost_sum "$out")" -eq 0 ] || return 1
+	[ "$(jq '.[0].total.holes' <<<"$out")" -eq 0 ]
+}
+
 @test "loss: a capture filtered by host to one of two connections on two local addresses is complete and reports lost 0" {
 	d=$BATS_TEST_TMPDIR
 	# lo holds all of 127.0.0.0/8: a server on 127.0.0.2 is local, and
@@ -627,12 +635,7 @@ lost_sum() {
 	[ "$(jq '[.endpoints[] | select(.[0] != "127.0.0.2" and .[2] != "127.0.0.2")] | length' "$d/h.pcap.json")" -eq 0 ]
 	# the decoder: the link's numbers jump over the other connection's
 	# records; none is lost, in total or per connection
-	run -0 "$SMC" -j dump stats "$d/h.pcap"
-	echo "$output"
-	[ "$(jq '.[0].total.seq_gaps' <<<"$output")" -gt 0 ]
-	[ "$(jq '.[0].total.lost' <<<"$output")" -eq 0 ]
-	[ "$(lost_sum "$output")" -eq 0 ]
-	[ "$(jq '.[0].total.holes' <<<"$output")" -eq 0 ]
+	filtered_no_loss "$d/h.pcap"
 }
 
 # placed.py PCAP C2S S2C BYTES: reads the data records of a capture of
@@ -855,12 +858,7 @@ PY
 	[ "$C_x_tx_sums" = "$(conn_sums 1 tx)" ]
 	[ "$C_x_rx_sums" = "$(conn_sums 1 rx)" ]
 	[ "$(jq "[.streams[] | select(.sport != $P1 and .dport != $P1)] | length" "$f.json")" -eq 0 ]
-	run -0 "$SMC" -j dump stats "$f"
-	echo "$output"
-	[ "$(jq '.[0].total.seq_gaps' <<<"$output")" -gt 0 ]
-	[ "$(jq '.[0].total.lost' <<<"$output")" -eq 0 ]
-	[ "$(lost_sum "$output")" -eq 0 ]
-	[ "$(jq '.[0].total.holes' <<<"$output")" -eq 0 ]
+	filtered_no_loss "$f"
 }
 
 # ----------------------------------------------------------- netns
