@@ -24,6 +24,7 @@ static const char * const smc_dummy_captures[] = {
 	[SMC_DUMMY_CAPTURE_ALL]	= "all",
 	[SMC_DUMMY_CAPTURE_RAW]	= "raw",
 	[SMC_DUMMY_CAPTURE_CDC]	= "cdc",
+	[SMC_DUMMY_CAPTURE_LLC]	= "llc",
 };
 
 static void explain(struct link_util *lu, FILE *f)
@@ -33,8 +34,9 @@ static void explain(struct link_util *lu, FILE *f)
 		"\n"
 		"MODE: smc | smcr | smcd\n"
 		"	(SMC-R and SMC-D, SMC-R only, SMC-D only connections)\n"
-		"CAPTURE: all | raw | cdc\n"
-		"	(data and CDC messages, data only, CDC messages only)\n"
+		"CAPTURE: all | raw | cdc | llc\n"
+		"	(data, CDC and LLC messages, data only, CDC messages only,\n"
+		"	SMC-R LLC messages only)\n"
 		"BYTES: payload bytes kept of each data record, 0 keeps all\n"
 		"(first values and snaplen 0 are the defaults if nothing is specified)\n",
 		lu->id);
@@ -90,7 +92,7 @@ static int smc_dummy_parse_opt(struct link_util *lu, int argc, char **argv,
 						  ARRAY_SIZE(smc_dummy_captures),
 						  *argv);
 			if (capture < 0)
-				invarg("capture must be all, raw or cdc", *argv);
+				invarg("capture must be all, raw, cdc or llc", *argv);
 			addattr8(n, 1024, IFLA_SMC_DUMMY_CAPTURE, capture);
 		} else if (strcmp(*argv, "snaplen") == 0) {
 			__u32 snaplen;

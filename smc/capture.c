@@ -67,7 +67,7 @@ static const uint8_t mode_link[CAP_MODE_N] = {
 static void start_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: smc dump start [ mode { all | smc | smcr | smcd } ] [ type { all | raw | cdc } ]\n"
+		"Usage: smc dump start [ mode { all | smc | smcr | smcd } ] [ type { all | raw | cdc | llc } ]\n"
 		"                      [ snaplen N ] [ write FILE ] [ filter EXPR ]\n"
 		"                      [ param 'TCPDUMP ARGS' ] [ dev NAME ] [ background ]\n"
 		"                      [ backend { auto | kernel | bpf } ] [ ring BYTES ] [ nice N ]\n"
@@ -219,7 +219,7 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 				return duparg("type", v);
 			k = cap_name_index(cap_type_names, cap_type_count, v);
 			if (k < 0)
-				return invarg("type must be all, raw or cdc", v);
+				return invarg("type must be all, raw, cdc or llc", v);
 			o->type = k;
 			seen_type = true;
 		} else if (matches(a, "snaplen") == 0) {

@@ -131,6 +131,22 @@ const volatile __u8 cfg_type;		/* enum smc_dummy_capture */
 const volatile __u32 cfg_snaplen;	/* 0: all */
 const volatile __u8 cfg_cdc_send_late;	/* fexit smc_cdc_msg_send emits */
 
+/* Does the configured capture type take records of @type? The capture
+ * types other than ALL select the record type of the same name.
+ */
+static __always_inline bool cap_type_wanted(__u8 type)
+{
+	switch (cfg_type) {
+	case SMC_DUMMY_CAPTURE_RAW:
+		return type == SMC_DUMP_TYPE_RAW;
+	case SMC_DUMMY_CAPTURE_CDC:
+		return type == SMC_DUMP_TYPE_CDC;
+	case SMC_DUMMY_CAPTURE_LLC:
+		return type == SMC_DUMP_TYPE_LLC;
+	}
+	return true;
+}
+
 /* ---- state ---- */
 
 __u32 seq_next;		/* the next record's seq */
@@ -282,8 +298,7 @@ static __always_inline bool conn_match(struct smc_connection___x *conn,
 	if ((cfg_mode == SMC_DUMMY_MODE_SMCR && smcd) ||
 	    (cfg_mode == SMC_DUMMY_MODE_SMCD && !smcd))
 		return false;
-	if ((cfg_type == SMC_DUMMY_CAPTURE_RAW && type != SMC_DUMP_TYPE_RAW) ||
-	    (cfg_type == SMC_DUMMY_CAPTURE_CDC && type != SMC_DUMP_TYPE_CDC))
+	if (!cap_type_wanted(type))
 		return false;
 	__builtin_memset(r, 0, sizeof(*r));
 	r->kind = type == SMC_DUMP_TYPE_RAW ? SMC_BPF_DATA : SMC_BPF_CDC;

@@ -18,7 +18,7 @@ const char *const cap_mode_names[CAP_MODE_N] = {
 };
 
 /* enum smc_dummy_capture, enum smc_dummy_mode */
-const char *const cap_type_names[] = { "all", "raw", "cdc" };
+const char *const cap_type_names[] = { "all", "raw", "cdc", "llc" };
 const size_t cap_type_count = ARRAY_SIZE(cap_type_names);
 const char *const link_mode_names[] = { "smc", "smcr", "smcd" };
 const size_t link_mode_count = ARRAY_SIZE(link_mode_names);

@@ -77,7 +77,7 @@ static const char *smc_path(char *buf, size_t size)
 int main(int argc, char **argv)
 {
 	static const char *const modes[] = { "all", "smc", "smcd", "smcr", NULL };
-	static const char *const types[] = { "all", "raw", "cdc", NULL };
+	static const char *const types[] = { "all", "raw", "cdc", "llc", NULL };
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "type", required_argument, NULL, 't' },
@@ -107,7 +107,7 @@ int main(int argc, char **argv)
 		case 't':
 			if (!one_of(optarg, types)) {
 				fprintf(stderr,
-					"smcdump-ex: invalid type \"%s\": all, raw or cdc\n",
+					"smcdump-ex: invalid type \"%s\": all, raw, cdc or llc\n",
 					optarg);
 				return 2;
 			}

@@ -66,7 +66,7 @@ tcpdump_argv() {
 	[ "$output" = 'Error: argument "smcx" is wrong: mode must be all, smc, smcr or smcd' ]
 	run "$SMC" dump start type data
 	[ "$status" -eq 2 ]
-	[ "$output" = 'Error: argument "data" is wrong: type must be all, raw or cdc' ]
+	[ "$output" = 'Error: argument "data" is wrong: type must be all, raw, cdc or llc' ]
 	for v in 65536 -1 12k "" 0x10 4294967296 18446744073709551616; do
 		run "$SMC" dump start snaplen "$v"
 		[ "$status" -eq 2 ]

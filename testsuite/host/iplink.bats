@@ -166,7 +166,7 @@ if got != want or json.dumps(got, sort_keys=True) != json.dumps(want, sort_keys=
 		[ -z "$stderr" ]
 		[ "${lines[0]}" = "$USAGE" ]
 		[[ "$output" == *$'\nMODE: smc | smcr | smcd\n'* ]]
-		[[ "$output" == *$'\nCAPTURE: all | raw | cdc\n'* ]]
+		[[ "$output" == *$'\nCAPTURE: all | raw | cdc | llc\n'* ]]
 		[[ "$output" == *$'\nBYTES: '* ]]
 	done
 	# the plugin prints the same help as the built-in link_util
@@ -208,7 +208,7 @@ if got != want or json.dumps(got, sort_keys=True) != json.dumps(want, sort_keys=
 @test "parse: invalid capture" {
 	local v
 	for v in data RAW cdcs smc ""; do
-		parse_error 255 "Error: argument \"$v\" is wrong: capture must be all, raw or cdc" capture "$v"
+		parse_error 255 "Error: argument \"$v\" is wrong: capture must be all, raw, cdc or llc" capture "$v"
 	done
 }
 
@@ -437,17 +437,19 @@ data $SNAPLEN u32 0" link set dev smct0 type smc-dummy mode smcd snaplen 0
 	canned smct0 7 kind smc-dummy data u8 $MODE 2 u8 $CAPTURE 1 u32 $SNAPLEN 128
 	canned smct1 8 kind smc-dummy data u8 $MODE 0 u8 $CAPTURE 2 u32 $SNAPLEN 4294967295
 	canned smct2 9 kind smc-dummy data u8 $MODE 1 u8 $CAPTURE 0 u32 $SNAPLEN 0
+	canned smct3 10 kind smc-dummy data u8 $MODE 1 u8 $CAPTURE 3 u32 $SNAPLEN 0
 	for which in built stock; do
 		json_linkinfo "$which" smct0 '{"info_kind": "smc-dummy", "info_data": {"mode": "smcd", "capture": "raw", "snaplen": 128}}'
 		json_linkinfo "$which" smct1 '{"info_kind": "smc-dummy", "info_data": {"mode": "smc", "capture": "cdc", "snaplen": 4294967295}}'
 		json_linkinfo "$which" smct2 '{"info_kind": "smc-dummy", "info_data": {"mode": "smcr", "capture": "all", "snaplen": 0}}'
+		json_linkinfo "$which" smct3 '{"info_kind": "smc-dummy", "info_data": {"mode": "smcr", "capture": "llc", "snaplen": 0}}'
 	done
 }
 
 @test "json: no kind data, unknown values, partial data" {
 	local which
 	canned smct0 7 kind smc-dummy
-	canned smct1 8 kind smc-dummy data u8 $MODE 7 u8 $CAPTURE 3
+	canned smct1 8 kind smc-dummy data u8 $MODE 7 u8 $CAPTURE 4
 	canned smct2 9 kind smc-dummy data u32 $SNAPLEN 1500
 	for which in built stock; do
 		json_linkinfo "$which" smct0 '{"info_kind": "smc-dummy", "info_data": {}}'
@@ -541,7 +543,7 @@ render_warnings() {
 	[ -z "$output" ]
 	run env MANWIDTH=80 man -l "$TOP/man/man8/ip-link-smc-dummy.8"
 	[[ "$output" == *"mode { smc | smcr | smcd }"* ]]
-	[[ "$output" == *"capture { all | raw | cdc }"* ]]
+	[[ "$output" == *"capture { all | raw | cdc | llc }"* ]]
 	[[ "$output" == *"snaplen BYTES"* ]]
 }
 
@@ -562,7 +564,7 @@ render_warnings() {
 	run env MANWIDTH=200 man -l "$BATS_TEST_TMPDIR/ip-link.8"
 	[[ "$output" == *"| sit | smc-dummy | vcan |"* ]]
 	[[ "$output" == *"SMC-DUMMY Type Support"* ]]
-	[[ "$output" == *"ip link add DEVICE type smc-dummy [ mode { smc | smcr | smcd } ] [ capture { all | raw | cdc } ] [ snaplen BYTES ]"* ]]
+	[[ "$output" == *"ip link add DEVICE type smc-dummy [ mode { smc | smcr | smcd } ] [ capture { all | raw | cdc | llc } ] [ snaplen BYTES ]"* ]]
 }
 
 # --- the VM tests, dry run ---------------------------------------------------

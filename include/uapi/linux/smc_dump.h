@@ -41,9 +41,10 @@ enum smc_dummy_mode {
 
 /* IFLA_SMC_DUMMY_CAPTURE: which records a link gets */
 enum smc_dummy_capture {
-	SMC_DUMMY_CAPTURE_ALL,	/* data and CDC messages */
+	SMC_DUMMY_CAPTURE_ALL,	/* data, CDC and LLC messages */
 	SMC_DUMMY_CAPTURE_RAW,	/* data only */
 	SMC_DUMMY_CAPTURE_CDC,	/* CDC messages only */
+	SMC_DUMMY_CAPTURE_LLC,	/* SMC-R LLC messages only */
 	__SMC_DUMMY_CAPTURE_MAX
 };
 
