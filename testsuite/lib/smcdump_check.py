@@ -8,6 +8,10 @@ record counts, seq gaps, checksum verdicts, and per stream (token and
 direction) the reassembled bytes' length and SHA-256. hdr_ver 4 records
 also give stream_seq_gaps: numbers missing in each (token, direction,
 type) stream, the records really lost, whatever a filter left out.
+LLC records (type 3) are listed in order under "llc_messages" (the
+message's type byte, response bit, the link id, DELETE_LINK's reason,
+and how many data records came before it in the capture); they make no
+stream and no endpoint.
 
     smcdump_check.py CAPTURE.pcap [--dump-dir DIR]
 """
@@ -59,7 +63,7 @@ def main():
         "bad_len": 0, "ipv4": 0, "ipv6": 0, "seq_gaps": 0,
         "stream_seq_gaps": 0, "big_endian": 0, "hdr_versions": [],
         "max_payload": 0, "smc_versions": [], "cdc_sizes": [],
-        "endpoints": [], "streams": [],
+        "endpoints": [], "streams": [], "llc": 0, "llc_messages": [],
     }
     seqs = []
     sseqs = {}
@@ -125,6 +129,21 @@ def main():
         out["smcd" if mode == 2 else "smcr"] += 1
         rx = bool(flags & 1)
         out["rx" if rx else "tx"] += 1
+        if typ == 3:
+            # struct smc_dump_llc_link (48 bytes), then the LLC message:
+            # type, length, reserved, flags (0x80: response), then for
+            # DELETE_LINK (1 or 0x24) link_num, link_uid[4], reason
+            out["llc"] += 1
+            msg = payload[48:]
+            m = {"dir": "rx" if rx else "tx", "lgr": token,
+                 "link_id": payload[4] if len(payload) > 4 else None,
+                 "type": msg[0] if msg else None,
+                 "resp": bool(msg[3] & 0x80) if len(msg) > 3 else None,
+                 "data_before": out["data"]}
+            if m["type"] in (0x04, 0x24) and len(msg) >= 13:
+                m["reason"] = struct.unpack("!I", msg[9:13])[0]
+            out["llc_messages"].append(m)
+            continue
         endpoints.add((src, sport, dst, dport, "rx" if rx else "tx"))
         if typ == 2:
             out["cdc"] += 1
