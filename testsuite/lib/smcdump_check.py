@@ -132,7 +132,7 @@ def main():
         if typ == 3:
             # struct smc_dump_llc_link (48 bytes), then the LLC message:
             # type, length, reserved, flags (0x80: response), then for
-            # DELETE_LINK (1 or 0x24) link_num, link_uid[4], reason
+            # DELETE_LINK (4 or 0x24) link_num, reason (RFC 7609)
             out["llc"] += 1
             msg = payload[48:]
             m = {"dir": "rx" if rx else "tx", "lgr": token,
@@ -140,8 +140,8 @@ def main():
                  "type": msg[0] if msg else None,
                  "resp": bool(msg[3] & 0x80) if len(msg) > 3 else None,
                  "data_before": out["data"]}
-            if m["type"] in (0x04, 0x24) and len(msg) >= 13:
-                m["reason"] = struct.unpack("!I", msg[9:13])[0]
+            if m["type"] in (0x04, 0x24) and len(msg) >= 9:
+                m["reason"] = struct.unpack("!I", msg[5:9])[0]
             out["llc_messages"].append(m)
             continue
         endpoints.add((src, sport, dst, dport, "rx" if rx else "tx"))
