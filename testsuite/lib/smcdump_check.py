@@ -4,7 +4,7 @@
 Reads a classic pcap (micro- or nanosecond) of Ethernet frames, as tcpdump
 writes from an smc-dummy link, parses each record by Documentation/record-format.md
 without using any of the project's C code, and prints a JSON summary:
-record counts, seq gaps, checksum verdicts, and per stream (token and
+record counts (data, CDC, LLC), seq gaps, checksum verdicts, and per stream (token and
 direction) the reassembled bytes' length and SHA-256. hdr_ver 4 records
 also give stream_seq_gaps: numbers missing in each (token, direction,
 type) stream, the records really lost, whatever a filter left out.
@@ -52,7 +52,7 @@ def main():
     if "--dump-dir" in sys.argv:
         dump_dir = sys.argv[sys.argv.index("--dump-dir") + 1]
     out = {
-        "frames": 0, "records": 0, "data": 0, "cdc": 0,
+        "frames": 0, "records": 0, "data": 0, "cdc": 0, "llc": 0,
         "tx": 0, "rx": 0, "smcd": 0, "smcr": 0,
         "truncated": 0, "snapped_frames": 0, "bad_magic": 0,
         "bad_ip_checksum": 0, "bad_udp_checksum": 0, "zero_udp_checksum": 0,
@@ -129,6 +129,10 @@ def main():
         if typ == 2:
             out["cdc"] += 1
             cdc_sizes.add(len(payload))
+            continue
+        if typ == 3:
+            # an LLC message: no stream bytes (token is the link group)
+            out["llc"] += 1
             continue
         out["data"] += 1
         out["max_payload"] = max(out["max_payload"], orig_len)
