@@ -2,14 +2,14 @@
 /*
  * capture_bpf.c - the bpf backend of smc dump start: on a kernel without
  * the smc-dummy link kind (an unmodified distribution kernel), BPF
- * programs on net/smc functions (capture_bpf.bpf.c) copy each data block
- * and CDC message into a BPF ring buffer; this side reads the ring and
- * turns each entry into the frame the kernel series would have built
- * (include/uapi/linux/smc_dump.h, Documentation/record-format.md), which
- * it sends with AF_PACKET on a link of kind "dummy". The frames pass the
- * link's taps on the way out (tcpdump -i LINK, and -i any for mode all)
- * and the dummy driver drops them, as the smc-dummy link does: so
- * tcpdump, its filters, the pcap files and smc dump read/follow/stats
+ * programs on net/smc functions (capture_bpf.bpf.c) copy each data block,
+ * CDC message and LLC message into a BPF ring buffer; this side reads the
+ * ring and turns each entry into the frame the kernel series would have
+ * built (include/uapi/linux/smc_dump.h, Documentation/record-format.md),
+ * which it sends with AF_PACKET on a link of kind "dummy". The frames
+ * pass the link's taps on the way out (tcpdump -i LINK, and -i any for
+ * mode all) and the dummy driver drops them, as the smc-dummy link does:
+ * so tcpdump, its filters, the pcap files and smc dump read/follow/stats
  * work unchanged. Why a dummy link and AF_PACKET: tcpdump needs an
  * interface to listen on, and a dummy link is in every kernel, takes
  * frames of any size up to its MTU (65535 here) and sends nothing
