@@ -25,6 +25,11 @@
  *                      smc_wr_tx_send (numbered before the post, flagged
  *                      failed by its result); or fexit smc_cdc_msg_send
  *   CDC sent, SMC-D    fentry+fexit smcd_tx_ism_write with signal set
+ *   LLC sent           fentry smc_wr_tx_send (a first byte other than
+ *                      the CDC's 0xFE; smc_wr_tx_send_wait posts through
+ *                      it), fentry smc_wr_tx_v2_send (SMC-Rv2's large
+ *                      messages); optional
+ *   LLC received       fentry smc_llc_rx_handler; optional
  *   connection end     fentry smc_conn_free
  */
 #include <linux/bpf.h>
@@ -102,9 +107,56 @@ struct smc_buf_desc___x {
 	int len;
 } __attribute__((preserve_access_index));
 
+/* struct smc_wr_buf and struct smc_wr_v2_buf: a send or receive slot */
+struct smc_wr_buf___x {
+	__u8 raw[48];
+} __attribute__((preserve_access_index));
+
+struct smc_wr_v2_buf___x {
+	__u8 raw[SMC_BPF_LLC_V2_MAX];
+} __attribute__((preserve_access_index));
+
 struct smc_link_group___x {
+	__u8 id[4];
 	__u8 is_smcd;
 	__u8 smc_version;
+	/* SMC-R's, in an anonymous union of the kernel's struct */
+	struct net___x *net;
+	struct smc_wr_v2_buf___x *wr_rx_buf_v2;
+	struct smc_wr_v2_buf___x *wr_tx_buf_v2;
+} __attribute__((preserve_access_index));
+
+struct ib_qp___x {
+	void *qp_context;
+	__u32 qp_num;
+} __attribute__((preserve_access_index));
+
+struct ib_wc___x {
+	__u32 byte_len;
+	struct ib_qp___x *qp;
+} __attribute__((preserve_access_index));
+
+struct smc_link___x {
+	__u8 ibport;
+	struct ib_qp___x *roce_qp;
+	struct smc_wr_buf___x *wr_tx_bufs;
+	__u8 gid[16];
+	__u32 peer_qpn;
+	__u8 peer_gid[16];
+	__u8 link_id;
+	struct smc_link_group___x *lgr;
+} __attribute__((preserve_access_index));
+
+/* struct smc_wr_tx_pend, private to smc_wr.c: the send slot's index and
+ * the priv that smc_wr_tx_send() gets a pointer to
+ */
+struct smc_wr_tx_pend_priv___x {
+	__u8 priv[32];
+} __attribute__((preserve_access_index));
+
+struct smc_wr_tx_pend___x {
+	__u32 idx;
+	struct smc_wr_tx_pend_priv___x priv;
 } __attribute__((preserve_access_index));
 
 struct smc_connection___x {
@@ -545,6 +597,245 @@ int BPF_PROG(rx_enter, struct smc_sock___x *smc, const __u8 *cdc)
 	return recv(smc, cdc);
 }
 
+/* ---- LLC messages, SMC-R ---- */
+
+/* The next stream_seq of a link group's LLC records, [rx]. Keyed by the
+ * group's address and id, so that a group made at the address of one
+ * freed before starts from 0; the LRU drops the freed ones' entries.
+ */
+struct lgr_key {
+	__u64 lgr;
+	__u32 id;
+	__u32 pad;
+};
+
+struct lgr_sseq {
+	__u32 next[2];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct lgr_key);
+	__type(value, struct lgr_sseq);
+} lgr_sseqs SEC(".maps");
+
+static __always_inline __u32 take_lgr_sseq(struct smc_link_group___x *lgr,
+					   __u32 id, bool rx)
+{
+	struct lgr_key k = { .lgr = (__u64)lgr, .id = id };
+	struct lgr_sseq zero = {}, *v;
+
+	v = bpf_map_lookup_elem(&lgr_sseqs, &k);
+	if (!v) {
+		bpf_map_update_elem(&lgr_sseqs, &k, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&lgr_sseqs, &k);
+		if (!v)
+			return 0;
+	}
+	return __sync_fetch_and_add(&v->next[rx ? 1 : 0], 1);
+}
+
+/* A GID that is an IPv4-mapped IPv6 address (RoCEv2 over IPv4) */
+static __always_inline bool gid_v4(const __u8 *g)
+{
+	__u64 lo;
+	__u32 mid;
+
+	__builtin_memcpy(&lo, g, 8);
+	__builtin_memcpy(&mid, g + 8, 4);
+	return lo == 0 && mid == bpf_htonl(0xffff);
+}
+
+/* Does the capture want LLC records at all? (SMC-R only) */
+static __always_inline bool llc_wanted(void)
+{
+	return cfg_mode != SMC_DUMMY_MODE_SMCD &&
+	       cap_type_wanted(SMC_DUMP_TYPE_LLC);
+}
+
+/*
+ * Does the capture want an LLC record of @link? Fills the record header
+ * @t (numbered) and the link's part of the payload @l when it does.
+ */
+static __always_inline bool llc_match(struct smc_link___x *link, bool rx,
+				      struct smc_bpf_rec *t,
+				      struct smc_dump_llc_link *l)
+{
+	struct smc_link_group___x *lgr;
+	__u32 id;
+
+	if (!llc_wanted())
+		return false;
+	lgr = BPF_CORE_READ(link, lgr);
+	if (!lgr || BPF_CORE_READ(lgr, is_smcd) ||
+	    BPF_CORE_READ(lgr, net, ns.inum) != cfg_netns)
+		return false;
+	__builtin_memset(t, 0, sizeof(*t));
+	__builtin_memset(l, 0, sizeof(*l));
+	BPF_CORE_READ_INTO(&l->lgr_id, lgr, id);
+	l->link_id = BPF_CORE_READ(link, link_id);
+	l->ib_port = BPF_CORE_READ(link, ibport);
+	l->local_qp = bpf_htonl(BPF_CORE_READ(link, roce_qp, qp_num));
+	l->peer_qp = bpf_htonl(BPF_CORE_READ(link, peer_qpn));
+	BPF_CORE_READ_INTO(&l->local_gid, link, gid);
+	BPF_CORE_READ_INTO(&l->peer_gid, link, peer_gid);
+	__builtin_memcpy(&id, l->lgr_id, 4);
+	t->kind = SMC_BPF_LLC;
+	t->mode = SMC_DUMP_MODE_SMCR;
+	t->smc_ver = BPF_CORE_READ(lgr, smc_version);
+	t->flags = rx ? SMC_DUMP_F_RX : 0;
+	t->token = bpf_ntohl(id);
+	t->conn = (__u64)lgr;
+	if (gid_v4(l->local_gid) && gid_v4(l->peer_gid)) {
+		t->family = AF_INET;
+		__builtin_memcpy(t->laddr, l->local_gid + 12, 4);
+		__builtin_memcpy(t->raddr, l->peer_gid + 12, 4);
+	} else {
+		t->family = AF_INET6;
+		__builtin_memcpy(t->laddr, l->local_gid, 16);
+		__builtin_memcpy(t->raddr, l->peer_gid, 16);
+	}
+	t->seq = __sync_fetch_and_add(&seq_next, 1);
+	t->sseq = take_lgr_sseq(lgr, id, rx);
+	return true;
+}
+
+/* One LLC record: @t, @l, then the @len bytes of the message, the first
+ * (up to 44) at @msg and the rest at @more, or right after them when
+ * @more is NULL. A reservation has a constant size: a 44-byte message
+ * gets one of its size, any other the v2 buffer's.
+ */
+static __always_inline void llc_emit(const struct smc_bpf_rec *t,
+				     const struct smc_dump_llc_link *l,
+				     const __u8 *msg, const __u8 *more,
+				     __u32 len)
+{
+	const __u32 size = sizeof(struct smc_bpf_rec) + SMC_BPF_LLC_LINK_LEN;
+	struct smc_bpf_rec *r;
+	__u32 first, rest;
+	__u8 *p;
+
+	if (len == SMC_BPF_LLC_LEN) {
+		r = bpf_ringbuf_reserve(&ring, size + SMC_BPF_LLC_LEN, 0);
+		if (!r)
+			goto lost;
+		*r = *t;
+		p = (__u8 *)(r + 1);
+		__builtin_memcpy(p, l, SMC_BPF_LLC_LINK_LEN);
+		p += SMC_BPF_LLC_LINK_LEN;
+		if (bpf_probe_read_kernel(p, SMC_BPF_LLC_LEN, msg))
+			__builtin_memset(p, 0, SMC_BPF_LLC_LEN);
+		r->caplen = SMC_BPF_LLC_LINK_LEN + SMC_BPF_LLC_LEN;
+		r->orig_len = r->caplen;
+		bpf_ringbuf_submit(r, 0);
+		return;
+	}
+	if (!len || len > SMC_BPF_LLC_V2_MAX)
+		return;
+	r = bpf_ringbuf_reserve(&ring, size + SMC_BPF_LLC_V2_MAX, 0);
+	if (!r)
+		goto lost;
+	*r = *t;
+	p = (__u8 *)(r + 1);
+	__builtin_memcpy(p, l, SMC_BPF_LLC_LINK_LEN);
+	p += SMC_BPF_LLC_LINK_LEN;
+	first = len < SMC_BPF_LLC_LEN ? len : SMC_BPF_LLC_LEN;
+	rest = len - first;
+	/* (the verifier wants the bounds where the calls are) */
+	barrier_var(first);
+	barrier_var(rest);
+	if (first > SMC_BPF_LLC_LEN)
+		first = SMC_BPF_LLC_LEN;
+	if (rest > SMC_BPF_LLC_V2_MAX - SMC_BPF_LLC_LEN)
+		rest = SMC_BPF_LLC_V2_MAX - SMC_BPF_LLC_LEN;
+	r->caplen = SMC_BPF_LLC_LINK_LEN + first + rest;
+	r->orig_len = r->caplen;
+	if (bpf_probe_read_kernel(p, first, msg))
+		__builtin_memset(p, 0, SMC_BPF_LLC_LEN);
+	if (rest && bpf_probe_read_kernel(p + SMC_BPF_LLC_LEN, rest,
+					  more ? more : msg + SMC_BPF_LLC_LEN))
+		r->caplen = SMC_BPF_LLC_LINK_LEN + first;
+	bpf_ringbuf_submit(r, 0);
+	return;
+lost:
+	__sync_fetch_and_add(&lost, 1);
+}
+
+static __always_inline void llc_record(struct smc_link___x *link, bool rx,
+				       const __u8 *msg, const __u8 *more,
+				       __u32 len)
+{
+	struct smc_dump_llc_link l;
+	struct smc_bpf_rec t;
+
+	if (llc_match(link, rx, &t, &l))
+		llc_emit(&t, &l, msg, more, len);
+}
+
+/* The send slot smc_wr_tx_send() posts: link->wr_tx_bufs[pend->idx], pend
+ * the struct smc_wr_tx_pend around @priv (SMC-Rv2's large slot goes to
+ * smc_wr_tx_v2_send() instead)
+ */
+static __always_inline __u8 *wr_tx_slot(struct smc_link___x *link,
+					void *priv)
+{
+	struct smc_wr_tx_pend___x *pend;
+	__u8 *bufs;
+	__u32 idx;
+
+	pend = priv - bpf_core_field_offset(struct smc_wr_tx_pend___x, priv);
+	idx = BPF_CORE_READ(pend, idx);
+	bufs = (__u8 *)BPF_CORE_READ(link, wr_tx_bufs);
+	if (!bufs)
+		return NULL;
+	return bufs + (__u64)idx * bpf_core_type_size(struct smc_wr_buf___x);
+}
+
+SEC("fentry/smc_wr_tx_v2_send")
+int BPF_PROG(wr_v2_send_enter, struct smc_link___x *link, void *priv,
+	     int len)
+{
+	__u8 *buf = (__u8 *)BPF_CORE_READ(link, lgr, wr_tx_buf_v2);
+
+	if (!buf || len <= 0)
+		return 0;
+	llc_record(link, false, buf, NULL,
+		   len > SMC_BPF_LLC_V2_MAX ? SMC_BPF_LLC_V2_MAX : len);
+	return 0;
+}
+
+/* A message received: its first 44 bytes in the receive slot @buf, an
+ * SMC-Rv2 message's rest in the link group's v2 buffer from byte 44 on
+ * (the receive request's second scatter element)
+ */
+SEC("fentry/smc_llc_rx_handler")
+int BPF_PROG(llc_rx_enter, struct ib_wc___x *wc, __u8 *buf)
+{
+	struct smc_link___x *link = BPF_CORE_READ(wc, qp, qp_context);
+	__u32 len = SMC_BPF_LLC_LEN;
+	__u8 *v2 = NULL;
+	__u8 type = 0;
+
+	if (!link)
+		return 0;
+	bpf_probe_read_kernel(&type, 1, buf);
+	if ((type & 0xf0) == 0x20) {
+		len = BPF_CORE_READ(wc, byte_len);
+		if (len > SMC_BPF_LLC_V2_MAX)
+			len = SMC_BPF_LLC_V2_MAX;
+		if (len > SMC_BPF_LLC_LEN) {
+			v2 = (__u8 *)BPF_CORE_READ(link, lgr, wr_rx_buf_v2);
+			if (!v2)
+				len = SMC_BPF_LLC_LEN;
+			else
+				v2 += SMC_BPF_LLC_LEN;
+		}
+	}
+	llc_record(link, true, buf, v2, len);
+	return 0;
+}
+
 /* ---- CDC messages sent, SMC-R ---- */
 
 SEC("fentry/smc_cdc_msg_send")
@@ -563,15 +854,23 @@ int BPF_PROG(cdc_send_enter, struct smc_connection___x *conn, void *wr_buf)
 }
 
 /* The message is complete and not posted yet: number it now, so that its
- * record comes before the peer's record of its arrival
+ * record comes before the peer's record of its arrival. The slot holds a
+ * CDC message (first byte 0xFE) or an LLC message.
  */
 SEC("fentry/smc_wr_tx_send")
-int BPF_PROG(wr_send_enter)
+int BPF_PROG(wr_send_enter, struct smc_link___x *link, void *priv)
 {
 	__u32 k = 0;
 	struct cdc_stash *s = bpf_map_lookup_elem(&cdc_stash, &k);
 	struct smc_bpf_rec t;
+	__u8 *buf, type = 0;
 
+	buf = llc_wanted() ? wr_tx_slot(link, priv) : NULL;
+	if (buf && !bpf_probe_read_kernel(&type, 1, buf) &&
+	    type != SMC_BPF_CDC_TYPE) {
+		llc_record(link, false, buf, NULL, SMC_BPF_LLC_LEN);
+		return 0;
+	}
 	if (!s || !s->armed || s->have)
 		return 0;
 	s->armed = 0;

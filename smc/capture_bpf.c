@@ -2,14 +2,14 @@
 /*
  * capture_bpf.c - the bpf backend of smc dump start: on a kernel without
  * the smc-dummy link kind (an unmodified distribution kernel), BPF
- * programs on net/smc functions (capture_bpf.bpf.c) copy each data block
- * and CDC message into a BPF ring buffer; this side reads the ring and
- * turns each entry into the frame the kernel series would have built
- * (include/uapi/linux/smc_dump.h, Documentation/record-format.md), which
- * it sends with AF_PACKET on a link of kind "dummy". The frames pass the
- * link's taps on the way out (tcpdump -i LINK, and -i any for mode all)
- * and the dummy driver drops them, as the smc-dummy link does: so
- * tcpdump, its filters, the pcap files and smc dump read/follow/stats
+ * programs on net/smc functions (capture_bpf.bpf.c) copy each data block,
+ * CDC message and LLC message into a BPF ring buffer; this side reads the
+ * ring and turns each entry into the frame the kernel series would have
+ * built (include/uapi/linux/smc_dump.h, Documentation/record-format.md),
+ * which it sends with AF_PACKET on a link of kind "dummy". The frames
+ * pass the link's taps on the way out (tcpdump -i LINK, and -i any for
+ * mode all) and the dummy driver drops them, as the smc-dummy link does:
+ * so tcpdump, its filters, the pcap files and smc dump read/follow/stats
  * work unchanged. Why a dummy link and AF_PACKET: tcpdump needs an
  * interface to listen on, and a dummy link is in every kernel, takes
  * frames of any size up to its MTU (65535 here) and sends nothing
@@ -177,10 +177,50 @@ static const char *pick(struct btf *vm, struct btf *smc,
 	return NULL;
 }
 
+/* The LLC messages' hooks, when the capture takes LLC records: sent
+ * (smc_wr_tx_send, already attached for CDC messages when it is there;
+ * smc_wr_tx_v2_send for SMC-Rv2's large ones) and received
+ * (smc_llc_rx_handler). A missing one does not stop the capture: one
+ * line says which LLC messages it loses.
+ */
+static void llc_hooks(struct bpf_cap *b, struct btf *vm, struct btf *smc,
+		      bool wr_send, int type)
+{
+	struct capture_bpf *s = b->skel;
+	bool want = type == SMC_DUMMY_CAPTURE_ALL ||
+		    type == SMC_DUMMY_CAPTURE_LLC;
+	bool v2 = want && has_func(vm, smc, "smc_wr_tx_v2_send");
+	bool rx = want && has_func(vm, smc, "smc_llc_rx_handler");
+	const char *what, *fns[3];
+	char names[96] = "";
+	size_t n = 0, i, o = 0;
+
+	bpf_program__set_autoload(s->progs.wr_v2_send_enter, v2);
+	bpf_program__set_autoload(s->progs.llc_rx_enter, rx);
+	if (!want)
+		return;
+	if (!wr_send)
+		fns[n++] = "smc_wr_tx_send";
+	if (!v2)
+		fns[n++] = "smc_wr_tx_v2_send";
+	if (!rx)
+		fns[n++] = "smc_llc_rx_handler";
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
+				      i ? ", " : "", fns[i]);
+	what = rx ? "sent" : wr_send && v2 ? "received" : "sent and received";
+	fprintf(stderr,
+		"smc dump: backend bpf: LLC messages %s are not captured on this kernel: no %s to attach to (inlined or absent in this build)\n",
+		what, names);
+}
+
 /* Choose the programs to load; prints and fails when a record kind has
  * no hook point left
  */
-static int choose(struct bpf_cap *b, struct btf *vm, struct btf *smc)
+static int choose(struct bpf_cap *b, struct btf *vm, struct btf *smc,
+		  int type)
 {
 	struct capture_bpf *s = b->skel;
 	const char *recv = pick(vm, smc, recv_fns);
@@ -214,9 +254,14 @@ static int choose(struct bpf_cap *b, struct btf *vm, struct btf *smc)
 		bpf_program__set_autoload(s->progs.ism_write_enter, false);
 		bpf_program__set_autoload(s->progs.ism_write_exit, false);
 	}
+	llc_hooks(b, vm, smc, wr_send, type);
 	snprintf(b->hooks, sizeof(b->hooks),
-		 "smc_tx_rdma_writes %s smc_cdc_msg_send%s%s smc_conn_free",
+		 "smc_tx_rdma_writes %s smc_cdc_msg_send%s%s%s%s smc_conn_free",
 		 recv, wr_send ? " smc_wr_tx_send" : "",
+		 bpf_program__autoload(s->progs.wr_v2_send_enter) ?
+		 " smc_wr_tx_v2_send" : "",
+		 bpf_program__autoload(s->progs.llc_rx_enter) ?
+		 " smc_llc_rx_handler" : "",
 		 has_func(vm, smc, "smcd_tx_ism_write") ?
 		 " smcd_tx_ism_write" : "");
 	return 0;
@@ -269,7 +314,7 @@ int bpf_cap_prepare(struct bpf_cap **out, int mode, int type,
 			strerror(errno));
 		goto fail;
 	}
-	if (choose(b, vm, smc))
+	if (choose(b, vm, smc, type))
 		goto fail;
 	if (verbose)
 		fprintf(stderr, "smc dump: backend bpf, attaching to %s\n",
@@ -423,11 +468,13 @@ static void send_record(struct bpf_cap *b, const struct smc_bpf_rec *r,
 	h->smc_ver = r->smc_ver;
 	h->mode = r->mode;
 	h->type = r->kind == SMC_BPF_DATA ? SMC_DUMP_TYPE_RAW :
-					    SMC_DUMP_TYPE_CDC;
+		  r->kind == SMC_BPF_LLC ? SMC_DUMP_TYPE_LLC :
+					   SMC_DUMP_TYPE_CDC;
 	h->len = htons((uint16_t)(sizeof(*h) + r->caplen));
 	h->hdr_len = sizeof(*h);
-	/* the SMC-D CDC payload is in this host's byte order, as the
-	 * programs on this host copied it
+	/* the SMC-D CDC payload and two fields of SMC-Rv2's LLC messages
+	 * are in this host's byte order, as the programs on this host
+	 * copied them
 	 */
 	h->flags = r->flags | (htonl(1) == 1 ? SMC_DUMP_F_BIG_ENDIAN : 0);
 	h->seq = htonl(r->seq);

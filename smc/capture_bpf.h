@@ -15,10 +15,23 @@
 #define SMC_BPF_DATA		1	/* a data record (SMC_DUMP_TYPE_RAW) */
 #define SMC_BPF_CDC		2	/* a CDC record (SMC_DUMP_TYPE_CDC) */
 #define SMC_BPF_END		3	/* the connection was freed: no record */
+#define SMC_BPF_LLC		4	/* an LLC record (SMC_DUMP_TYPE_LLC) */
 
 /* The SMC-R CDC message on the wire (SMC_WR_TX_SIZE) and SMC-D's */
 #define SMC_BPF_CDC_R_LEN	44
 #define SMC_BPF_CDC_D_LEN	32
+/* The first byte of an SMC-R CDC message; any other in a send slot is an
+ * LLC message's type
+ */
+#define SMC_BPF_CDC_TYPE	0xFE
+
+/* An LLC message: SMC-Rv1's (SMC_WR_TX_SIZE), and the most an SMC-Rv2
+ * message takes (SMC_WR_BUF_V2_SIZE); an LLC record's payload is struct
+ * smc_dump_llc_link (48 bytes), then the message
+ */
+#define SMC_BPF_LLC_LEN		44
+#define SMC_BPF_LLC_V2_MAX	8192
+#define SMC_BPF_LLC_LINK_LEN	48
 
 /* The largest data payload of a record: the largest IP packet the dummy
  * link takes (its MTU, 65535 bytes, header included: AF_PACKET refuses a
@@ -43,7 +56,8 @@
  * @smc_ver: SMC version of the link group
  * @seq: record number: every record that matched the filter takes one,
  *	delivered or lost (ring full), so a loss is a gap
- * @token: the connection's local alert token
+ * @token: the connection's local alert token; LLC: the link group's id,
+ *	its 4 bytes read as a big-endian number
  * @orig_len: payload bytes before snaplen
  * @caplen: payload bytes that follow this header
  * @buflen: data: size of the ring buffer (send buffer or RMB) whose
@@ -52,13 +66,14 @@
  * @wrap: data: cursor wrap of the first payload byte; the stream offset
  *	is (wrap * buflen + count), wrap extended past 16 bits by user space
  * @family: AF_INET or AF_INET6: the IP version of the record
- * @lport: local TCP port of the CLC socket, network byte order
- * @rport: peer TCP port, network byte order
- * @laddr: local address (IPv4: the first 4 bytes)
- * @raddr: peer address
+ * @lport: local TCP port of the CLC socket, network byte order; LLC: 0
+ * @rport: peer TCP port, network byte order; LLC: 0
+ * @laddr: local address (IPv4: the first 4 bytes); LLC: the link's GID
+ * @raddr: peer address; LLC: the peer's GID
  * @sseq: the record's stream_seq: its number among the records of its
- *	connection, direction and type, lost ones too
- * @conn: kernel address of the connection, its identity until SMC_BPF_END
+ *	connection (LLC: link group), direction and type, lost ones too
+ * @conn: kernel address of the connection, its identity until SMC_BPF_END;
+ *	LLC: of the link group (unused)
  */
 struct smc_bpf_rec {
 	__u8	kind;

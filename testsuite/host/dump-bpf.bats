@@ -9,8 +9,11 @@
 # SMC_DUMP_BTF_DIR (in place of /sys/kernel/btf: vmlinux and smc). The
 # BTF of a made-up net/smc with a chosen set of functions is encoded by
 # pahole from a small C file, split on the host's vmlinux BTF as the
-# kernel's module BTF is. The captures themselves run on Debian's kernel
-# (testsuite/stock/bpf.bats).
+# kernel's module BTF is. The frames user space makes of ring entries
+# are checked without a kernel too: helpers/bpf_rec_driver.c hands one
+# entry, written here, to capture_bpf.c's record building. The captures
+# themselves run on Debian's kernel (testsuite/stock/bpf.bats,
+# testsuite/smcr/stock.bats).
 
 bats_require_minimum_version 1.5.0
 
@@ -55,7 +58,7 @@ fake_btf() {
 	rm -f "$dir/smc.o" "$dir/smc.c"
 }
 
-ALL_FNS="smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_recv smc_cdc_msg_send smc_wr_tx_send smcd_tx_ism_write smc_conn_free"
+ALL_FNS="smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_recv smc_cdc_msg_send smc_wr_tx_send smc_wr_tx_v2_send smc_llc_rx_handler smcd_tx_ism_write smc_conn_free"
 
 # ---------------------------------------------------------------- usage
 
@@ -183,7 +186,7 @@ ALL_FNS="smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_recv smc_cdc_msg
 	fake_btf "$d" $ALL_FNS
 	run env SMC_DUMP_BTF_DIR="$d" "$SMC" -d dump start backend bpf write "$BATS_TEST_TMPDIR/x.pcap"
 	echo "$output"
-	[ "${lines[0]}" = "smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smcd_tx_ism_write smc_conn_free" ]
+	[ "${lines[0]}" = "smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smc_wr_tx_v2_send smc_llc_rx_handler smcd_tx_ism_write smc_conn_free" ]
 	# the host's kernel has no net/smc to load them against: refused by
 	# the load, and nothing left behind
 	[ "$status" -eq 1 ]
@@ -191,14 +194,132 @@ ALL_FNS="smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_recv smc_cdc_msg
 	[ "$(bpf_progs)" = "$progs" ]
 	[ "$(host_links)" = "$before" ]
 	# 6.12.95: smc_cdc_msg_recv instead; no smc_wr_tx_send: the CDC
-	# message sent is read at the exit of smc_cdc_msg_send; no SMC-D
+	# message sent is read at the exit of smc_cdc_msg_send; no SMC-D; no
+	# LLC hooks: said once, and the rest goes on to the load
 	rm -rf "$d"
 	fake_btf "$d" smc_tx_rdma_writes smc_cdc_msg_recv smc_cdc_msg_send smc_conn_free
 	run env SMC_DUMP_BTF_DIR="$d" "$SMC" -d dump start backend bpf write "$BATS_TEST_TMPDIR/x.pcap"
 	echo "$output"
-	[ "${lines[0]}" = "smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv smc_cdc_msg_send smc_conn_free" ]
+	[ "${lines[0]}" = "smc dump: backend bpf: LLC messages sent and received are not captured on this kernel: no smc_wr_tx_send, smc_wr_tx_v2_send, smc_llc_rx_handler to attach to (inlined or absent in this build)" ]
+	[ "${lines[1]}" = "smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv smc_cdc_msg_send smc_conn_free" ]
+	[[ "$output" == *"Error: backend bpf: the kernel refused the BPF programs"* ]]
 	[ "$status" -eq 1 ]
 	[ "$(bpf_progs)" = "$progs" ]
+}
+
+@test "bpf: an LLC hook missing loses those LLC messages only, said once; type raw and cdc say nothing" {
+	d=$BATS_TEST_TMPDIR/btf
+	# smc_llc_rx_handler inlined: the messages sent are still captured
+	fake_btf "$d" smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smc_wr_tx_v2_send smc_conn_free
+	run env SMC_DUMP_BTF_DIR="$d" "$SMC" -d dump start backend bpf type llc write "$BATS_TEST_TMPDIR/x.pcap"
+	echo "$output"
+	[ "${lines[0]}" = "smc dump: backend bpf: LLC messages received are not captured on this kernel: no smc_llc_rx_handler to attach to (inlined or absent in this build)" ]
+	[ "${lines[1]}" = "smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smc_wr_tx_v2_send smc_conn_free" ]
+	[ "$(grep -c 'LLC messages' <<<"$output")" -eq 1 ]
+	[ "$status" -eq 1 ]
+	# smc_wr_tx_v2_send inlined: SMC-Rv2's large messages sent are lost
+	rm -rf "$d"
+	fake_btf "$d" smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smc_llc_rx_handler smc_conn_free
+	run env SMC_DUMP_BTF_DIR="$d" "$SMC" -d dump start backend bpf write "$BATS_TEST_TMPDIR/x.pcap"
+	echo "$output"
+	[ "${lines[0]}" = "smc dump: backend bpf: LLC messages sent are not captured on this kernel: no smc_wr_tx_v2_send to attach to (inlined or absent in this build)" ]
+	[ "${lines[1]}" = "smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smc_llc_rx_handler smc_conn_free" ]
+	# a capture without LLC records neither says it nor attaches there
+	for type in raw cdc; do
+		run env SMC_DUMP_BTF_DIR="$d" "$SMC" -d dump start backend bpf type $type write "$BATS_TEST_TMPDIR/x.pcap"
+		echo "$output"
+		[ "${lines[0]}" = "smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smc_conn_free" ]
+		[[ "$output" != *"LLC"* ]]
+	done
+}
+
+# ------------------------------------------------ records from ring entries
+
+# frame KEY=VALUE...: the frame capture_bpf.c makes of one ring entry
+# (helpers/bpf_rec_driver.c), in hex
+frame() {
+	"$H/bpf_rec_driver" "$@"
+}
+
+# LLC record payloads: struct smc_dump_llc_link (lgr 0x0a010203, link 1,
+# port 1, QP 0x11, peer QP 0x12), then the message
+LINK=0a010203010100000000001100000012
+GID4=00000000000000000000ffffc0000201
+PGID4=00000000000000000000ffffc0000202
+GID6=fe800000000000000000000000000001
+PGID6=fe800000000000000000000000000002
+# CONFIRM_LINK_V2 (dump-llc.bats reads it field by field)
+CL2=212c000002000000000afe80000000000000000000000000000a000102010a01000103ff0000000000000000
+
+@test "bpf: an LLC ring entry becomes the record of record-format.md, byte by byte" {
+	host_need testsuite/host/helpers bpf_rec_driver
+	# the recording host's byte order flag (SMC_DUMP_F_BIG_ENDIAN)
+	be=$(python3 -c 'import sys; print("08" if sys.byteorder == "big" else "00")')
+	run -0 frame kind=4 flags=0 mode=1 smc_ver=2 seq=7 token=0x0a010203 sseq=0 \
+		family=2 laddr=c0000201 raddr=c0000202 payload=$LINK$GID4$PGID4$CL2
+	echo "$output"
+	# Ethernet: the link's MAC both ways, IPv4
+	want=020000000001020000000001
+	want+=0800
+	# IPv4: 20 + 8 + 40 + 48 + 44 = 160 bytes, DF, TTL 64, UDP; the
+	# checksum by hand: 4500 + 00a0 + 4000 + 4011 + c000 + 0201 + c000 +
+	# 0202 = 0x249b4, folded 0x49b6, complement 0xb649; the GIDs' IPv4
+	# addresses, local to peer (sent)
+	want+=450000a0000040004011b649c0000201c0000202
+	# UDP: ports 0, 140 bytes, no checksum (IPv4)
+	want+=00000000008c0000
+	# the record header: magic, hdr_ver 4, smc_ver 2, SMC-R, type 3
+	# (LLC), len 40 + 92, hdr_len 40, flags (sent), seq 7, token = the
+	# link group's id, orig_len 92, offset 0, stream_seq 0, reserved
+	want+=cfd3e7a5040201030084
+	want+=28$be
+	want+=00000007
+	want+=0a010203
+	want+=0000005c
+	want+=0000000000000000
+	want+=00000000
+	want+=00000000
+	# the payload as the programs left it
+	want+=$LINK$GID4$PGID4$CL2
+	[ "$output" = "$want" ]
+}
+
+@test "bpf: an LLC ring entry received over IPv6, an SMC-Rv2 message past 44 bytes, decodes as one" {
+	host_need testsuite/host/helpers bpf_rec_driver
+	# DELETE_LINK_V2 (0x24), 60 bytes: 44, then 16 more
+	msg=243c0080030020000000000000000000000000000000000000000000000000000000000000000000000000000102030405060708090a0b0c0d0e0f10
+	run -0 frame kind=4 flags=1 mode=1 smc_ver=2 seq=9 token=0x0a010203 sseq=4 \
+		family=10 laddr=$GID6 raddr=$PGID6 payload=$LINK$GID6$PGID6$msg
+	hex=$output
+	echo "$hex"
+	# IPv6: payload length 8 + 40 + 48 + 60 = 156, UDP, hop limit 64,
+	# received: peer to local
+	[ "${hex:28:16}" = 60000000009c1140 ]
+	[ "${hex:44:64}" = $PGID6$GID6 ]
+	# UDP ports 0 and length; the record header: len 40 + 108, RX,
+	# seq 9, the link group's id, orig_len 108, stream_seq 4
+	[ "${hex:108:12}" = 00000000009c ]
+	[ "${hex:124:20}" = cfd3e7a5040201030094 ]
+	[ "${hex:146:2}" = 01 ]
+	[ "${hex:148:24}" = 000000090a0102030000006c ]
+	[ "${hex:188:8}" = 00000004 ]
+	[ "${hex:204}" = $LINK$GID6$PGID6$msg ]
+	# as a pcap: the independent reader's checksum and counts, and the
+	# decoder's reading of the link and the message
+	python3 - "$hex" "$T/v6.pcap" <<-'EOF'
+		import struct, sys
+		f = bytes.fromhex(sys.argv[1])
+		with open(sys.argv[2], "wb") as o:
+		    o.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+		    o.write(struct.pack("<IIII", 1700000000, 0, len(f), len(f)))
+		    o.write(f)
+	EOF
+	run -0 python3 "$TLIB/smcdump_check.py" "$T/v6.pcap"
+	[ "$(jq -c '[.records, .llc, .data, .cdc, .bad_udp_checksum, .bad_len, .ipv6, (.streams | length)]' <<<"$output")" = '[1,1,0,0,0,0,1,0]' ]
+	run -0 "$SMC" -j dump read "$T/v6.pcap"
+	echo "$output"
+	[ "$(jq -c '.[0] | [.type, .dir, .token, .lgr_id, .link_id, .qpn, .peer_qpn, .gid, .peer_gid, .src_address, .dst_address, .stream_seq, .msg_type, .response, .llc.length, .llc.link_id]' <<<"$output")" = \
+	  '["llc","rx","0x0a010203","0x0a010203",1,17,18,"fe80::1","fe80::2","fe80::2","fe80::1",4,"DELETE_LINK_V2",true,60,3]' ]
 }
 
 @test "bpf: backend auto on a kernel without SMC keeps the kernel backend's message" {

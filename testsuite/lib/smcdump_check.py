@@ -4,7 +4,7 @@
 Reads a classic pcap (micro- or nanosecond) of Ethernet frames, as tcpdump
 writes from an smc-dummy link, parses each record by Documentation/record-format.md
 without using any of the project's C code, and prints a JSON summary:
-record counts, seq gaps, checksum verdicts, and per stream (token and
+record counts (data, CDC, LLC), seq gaps, checksum verdicts, and per stream (token and
 direction) the reassembled bytes' length and SHA-256. hdr_ver 4 records
 also give stream_seq_gaps: numbers missing in each (token, direction,
 type) stream, the records really lost, whatever a filter left out.

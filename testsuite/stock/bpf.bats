@@ -200,7 +200,7 @@ stop_summary() {
 	WAIT_TIMEOUT=30 wait_line "$err" '^smc dump: capturing on' || { cat "$err"; false; }
 	cat "$err"
 	# the functions Debian's 6.12.118 smc.ko has out of line
-	grep -qx 'smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smcd_tx_ism_write smc_conn_free' "$err"
+	grep -qx 'smc dump: backend bpf, attaching to smc_tx_rdma_writes smc_cdc_msg_recv_action smc_cdc_msg_send smc_wr_tx_send smc_wr_tx_v2_send smc_llc_rx_handler smcd_tx_ism_write smc_conn_free' "$err"
 	grep -q '^smc dump: capturing on smc-dummy[a-z]* (backend bpf, mode all, type all, snaplen 0, tcpdump -i any)' "$err"
 	transfer 127.0.0.1 256K 1
 	kill -INT "$pid"
