@@ -9,8 +9,9 @@ direction) the reassembled bytes' length and SHA-256. hdr_ver 4 records
 also give stream_seq_gaps: numbers missing in each (token, direction,
 type) stream, the records really lost, whatever a filter left out.
 LLC records (type 3) are listed in order under "llc_messages" (the
-message's type byte, response bit, the link id, DELETE_LINK's reason,
-and how many data records came before it in the capture); they make no
+frame number from 1, the message's type byte, response bit, the link id
+of the record, DELETE_LINK's link number and reason, and how many data
+records came before it in the capture); they make no
 stream and no endpoint.
 
     smcdump_check.py CAPTURE.pcap [--dump-dir DIR]
@@ -135,12 +136,14 @@ def main():
             # DELETE_LINK (4 or 0x24) link_num, reason (RFC 7609)
             out["llc"] += 1
             msg = payload[48:]
-            m = {"dir": "rx" if rx else "tx", "lgr": token,
+            m = {"frame": out["frames"], "dir": "rx" if rx else "tx",
+                 "lgr": token,
                  "link_id": payload[4] if len(payload) > 4 else None,
                  "type": msg[0] if msg else None,
                  "resp": bool(msg[3] & 0x80) if len(msg) > 3 else None,
                  "data_before": out["data"]}
             if m["type"] in (0x04, 0x24) and len(msg) >= 9:
+                m["link_num"] = msg[4]
                 m["reason"] = struct.unpack("!I", msg[5:9])[0]
             out["llc_messages"].append(m)
             continue

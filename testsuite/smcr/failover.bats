@@ -7,7 +7,10 @@
 # (smc_switch_cursor()); the series gives those records the offsets of
 # their first send (smc_dump_tx_rewind()), so each capture must hold the
 # streams whole and equal to what was sent, the bytes sent twice as
-# overlaps with the same bytes, never as data at later offsets.
+# overlaps with the same bytes, never as data at later offsets. The
+# captures also hold the link group's LLC messages: the links confirmed
+# and added at set-up, the DELETE_LINK of the failover in the midst of
+# the data.
 # Runs on the host: `bats testsuite/smcr/failover.bats`; SMCR_BED as for
 # smcr.bats (make check: test, the debug kernel).
 
@@ -126,4 +129,51 @@ setup() {
 	# smc_switch_cursor() had nothing to rewind: such a run cannot check
 	# a resend's offsets (about one run in four on a loaded host)
 	[ "$n" -gt 0 ] || skip "nothing was sent again: every write was confirmed when the link went down"
+}
+
+@test "failover: each capture shows the link group's LLC messages in order with the data, on both guests" {
+	local side js req resp downed di frame
+	read -r ibdev dev <"$RES/client-downed.txt"
+	# the id of the link on the device the client set down
+	downed=$(jq --arg d "$ibdev" '[.[] | select(.mode == "SMC-R") | .links[] | select(.ibdev == $d) | .link_id] | first' "$RES/client-lg-before.json")
+	echo "link $downed on $ibdev went down"
+	[ "$downed" -gt 0 ]
+	for side in server client; do
+		js=$RES/$side-check.json
+		jq -c '.llc_messages[]' "$js"
+		# the server asks, the client answers: the direction of a
+		# request and of a response on this side
+		if [ $side = server ]; then req=tx resp=rx; else req=rx resp=tx; fi
+		# the independent reader: the first link confirmed (CONFIRM_LINK,
+		# SMC-Rv2 form 0x21: request, then response) before any data
+		jq -e --arg q $req --arg r $resp '.llc_messages[0:2] | map([.type, .dir, .resp, .data_before]) ==
+			[[33, $q, false, 0], [33, $r, true, 0]]' "$js"
+		# the client's DELETE_LINK (0x24) of the link that went down,
+		# reason lost path (0x00010000): sent by the client, received
+		# by the server, between data records (the transfer went on)
+		di=$(jq --arg r $resp --argjson l "$downed" '[.llc_messages | to_entries[] |
+			select(.value.type == 36 and .value.dir == $r and (.value.resp | not) and
+			       .value.link_num == $l and .value.reason == 65536) | .key] | first // -1' "$js")
+		echo "$side: DELETE_LINK is LLC message $di"
+		[ "$di" -gt 0 ]
+		jq -e --argjson i "$di" '.llc_messages[$i].data_before > 0 and .llc_messages[$i].data_before < .data' "$js"
+		# before it, the second link: ADD_LINK (0x22) request and
+		# response, and a CONFIRM_LINK on a second link
+		jq -e --argjson i "$di" --arg q $req --arg r $resp '.llc_messages[0:$i] |
+			(map(select(.type == 34))[0:2] | map([.dir, .resp])) == [[$q, false], [$r, true]] and
+			(map(select(.type == 33) | .link_id) | unique | length) == 2' "$js"
+		# and it went on the link that stayed up
+		jq -e --argjson i "$di" --argjson l "$downed" '.llc_messages[$i].link_id != $l' "$js"
+		# smc dump read names the same message, reason and link
+		frame=$(jq --argjson i "$di" '.llc_messages[$i].frame' "$js")
+		"$TOP/smc/smc" -j dump read "$RES/$side-f.pcap" >"$BATS_TEST_TMPDIR/$side-read.json"
+		jq -e --argjson f "$frame" --argjson l "$downed" '.[] | select(.frame == $f) |
+			.type == "llc" and .msg_type == "DELETE_LINK_V2" and (.response | not) and
+			.llc.link_id == $l and .llc.reason == "lost-path"' "$BATS_TEST_TMPDIR/$side-read.json"
+		# every LLC record the reader lists, the decoder lists, in order
+		[ "$(jq -c '[.[] | select(.type == "llc") | .frame]' "$BATS_TEST_TMPDIR/$side-read.json")" = \
+		  "$(jq -c '[.llc_messages[].frame]' "$js")" ]
+		# no LLC record lost
+		[ "$(jq .stream_seq_gaps "$js")" -eq 0 ]
+	done
 }
