@@ -45,7 +45,8 @@ setup() {
 	grep -q "^conn 0 smc (tcp bytes" "$RES/client-traffic.out"
 }
 
-@test "smcr: mode smcr captures data and 44-byte CDC both ways on each side, no gaps" {
+@test "smcr: mode smcr captures data, 44-byte CDC and the link's LLC messages both ways on each side, no gaps" {
+	local req resp
 	for side in server client; do
 		js=$RES/$side-smcr.json
 		jq -c 'del(.streams, .endpoints)' "$js"
@@ -60,6 +61,12 @@ setup() {
 		[ "$(jq .bad_len "$js")" -eq 0 ]
 		[ "$(jq -c .smc_versions "$js")" = "[2]" ]
 		[ "$(jq '.[0].stats64.tx.dropped' "$RES/$side-link.json")" -eq 0 ]
+		# the link group's first LLC messages: the server's CONFIRM_LINK
+		# (SMC-Rv2 form 0x21) and the client's response, before any data
+		if [ $side = server ]; then req=tx resp=rx; else req=rx resp=tx; fi
+		jq -e --arg q $req --arg r $resp '.llc_messages[0:2] | map([.type, .dir, .resp, .data_before]) ==
+			[[33, $q, false, 0], [33, $r, true, 0]]' "$js"
+		[ "$(jq .stream_seq_gaps "$js")" -eq 0 ]
 	done
 }
 
