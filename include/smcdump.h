@@ -386,6 +386,11 @@ int dump_ctx_finish(struct dump_ctx *c);
 /* The analyzer of a DUMP_F_ANALYZE or DUMP_F_TRACES run, else NULL */
 struct dump_analyze *dump_ctx_analyzer(const struct dump_ctx *c);
 
+/* llc.c: an LLC message type's name (Linux's, without SMC_LLC_), NULL
+ * for a type Linux does not send
+ */
+const char *dump_llc_name(uint8_t type);
+
 /**
  * struct dump_llc_mark - a link event of an SMC-R link group (lgr.c), as
  *	smc dump graph marks it

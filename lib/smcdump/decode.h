@@ -109,7 +109,6 @@ struct dump_ctx {
 };
 
 /* llc.c: an LLC record's message */
-const char *dump_llc_name(uint8_t type);
 const char *dump_llc_del_reason(uint32_t r);
 void dump_llc_print(const uint8_t *m, size_t len, bool big_endian,
 		    bool details);
