@@ -68,10 +68,14 @@ static const char *const ev_key[] = {
  * @mode: the records' mode
  * @llc: its LLC records, [0 sent, 1 received]
  * @cnt: of them by type: llc_types[], then the others
+ * @first_ev: 1 + the index of its first event, 0 none
+ * @last_ev: 1 + the index of its last event
  */
 struct lgr {
 	uint32_t id;
 	uint8_t mode;
+	uint32_t first_ev;
+	uint32_t last_ev;
 	uint64_t llc[2];
 	uint64_t cnt[N_TYPES + 1][2];
 };
@@ -81,6 +85,7 @@ struct lgr {
  * @t: capture time, ns since the epoch
  * @frame: frame number
  * @lgr: index of its link group
+ * @next: 1 + the index of its link group's next event, 0 none
  * @kind: enum lgr_ev_kind
  * @type: the message's type
  * @rx: received
@@ -97,6 +102,7 @@ struct lgr_ev {
 	int64_t t;
 	uint64_t frame;
 	uint32_t lgr;
+	uint32_t next;
 	uint8_t kind;
 	uint8_t type;
 	uint8_t link_id;
@@ -345,7 +351,12 @@ void dump_lgrs_llc(struct dump_lgrs *g, uint64_t frame, long long sec,
 		g->last_del[r->mode] = (uint32_t)g->nev + 1;
 		break;
 	}
-	g->nev++;
+	/* each group's events in a chain: the report reads them per group */
+	if (l->last_ev)
+		g->ev[l->last_ev - 1].next = (uint32_t)g->nev + 1;
+	else
+		l->first_ev = (uint32_t)g->nev + 1;
+	l->last_ev = (uint32_t)++g->nev;
 }
 
 /**
@@ -531,7 +542,8 @@ static void print_counts(const struct lgr *l, const char *indent)
  */
 void dump_lgrs_report(const struct dump_lgrs *g, const char *indent)
 {
-	size_t i, j;
+	uint32_t j;
+	size_t i;
 
 	if (!g->nlgr)
 		return;
@@ -549,9 +561,8 @@ void dump_lgrs_report(const struct dump_lgrs *g, const char *indent)
 		print_u64(PRINT_ANY, "rx", " rx %" PRIu64 ")", l->llc[1]);
 		print_nl();
 		open_json_array(PRINT_JSON, "events");
-		for (j = 0; j < g->nev; j++)
-			if (g->ev[j].lgr == i)
-				print_event(g, &g->ev[j], indent);
+		for (j = l->first_ev; j; j = g->ev[j - 1].next)
+			print_event(g, &g->ev[j - 1], indent);
 		close_json_array(PRINT_JSON, NULL);
 		print_counts(l, indent);
 		close_json_object();
