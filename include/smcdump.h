@@ -386,6 +386,47 @@ int dump_ctx_finish(struct dump_ctx *c);
 /* The analyzer of a DUMP_F_ANALYZE or DUMP_F_TRACES run, else NULL */
 struct dump_analyze *dump_ctx_analyzer(const struct dump_ctx *c);
 
+/* llc.c: an LLC message type's name (Linux's, without SMC_LLC_), NULL
+ * for a type Linux does not send
+ */
+const char *dump_llc_name(uint8_t type);
+
+/**
+ * struct dump_llc_mark - a link event of an SMC-R link group (lgr.c), as
+ *	smc dump graph marks it
+ * @t: ns since the capture's first frame (the time base of struct
+ *	dump_an_point)
+ * @lgr_id: the link group's id (the LLC record's token)
+ * @type: the LLC message's type (its first byte)
+ * @link_id: the link's id in the message (DELETE_LINK of all: the id it
+ *	carries)
+ * @up: a link added (CONFIRM_LINK, ADD_LINK not rejected); else removed
+ *	(DELETE_LINK)
+ * @all: DELETE_LINK of every link of the group
+ * @rx: the record was received
+ */
+struct dump_llc_mark {
+	int64_t t;
+	uint32_t lgr_id;
+	uint8_t type;
+	uint8_t link_id;
+	bool up;
+	bool all;
+	bool rx;
+};
+
+/**
+ * dump_ctx_llc_marks() - the link events of the LLC records of a run
+ *	that reports (stats, analyze, graph), in capture order
+ * @c: the run, after the last frame
+ * @marks: set to a new array of them (free() it), NULL when none
+ * @n: set to their number
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int dump_ctx_llc_marks(const struct dump_ctx *c, struct dump_llc_mark **marks,
+		       size_t *n);
+
 /* Free a run with its tracker and analyzer; NULL is allowed */
 void dump_ctx_free(struct dump_ctx *c);
 

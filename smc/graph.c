@@ -59,12 +59,15 @@ enum series {
 	S_URG,
 	S_CLOSE,
 	S_HOLE,
+	S_LLC_UP,
+	S_LLC_DOWN,
 	S_MAX,
 };
 
 static const char *const s_key[S_MAX] = {
 	"data", "truncated", "producer", "consumer", "limit",
 	"write_blocked", "cons_curs_upd_req", "urgent", "close", "holes",
+	"llc_link_up", "llc_link_down",
 };
 
 static const char *const s_label[S_MAX] = {
@@ -78,6 +81,8 @@ static const char *const s_label[S_MAX] = {
 	"urgent data",
 	"peer_done_writing / closed / abort",
 	"hole: no record covered these bytes",
+	"LLC: link added (CONFIRM_LINK, ADD_LINK)",
+	"LLC: link removed (DELETE_LINK)",
 };
 
 static const double s_rgb[S_MAX][3] = {
@@ -91,6 +96,8 @@ static const double s_rgb[S_MAX][3] = {
 	[S_URG] = { 0.90, 0.10, 0.70 },
 	[S_CLOSE] = { 0.0, 0.0, 0.0 },
 	[S_HOLE] = { 1.0, 0.75, 0.75 },
+	[S_LLC_UP] = { 0.0, 0.55, 0.55 },
+	[S_LLC_DOWN] = { 0.70, 0.0, 0.0 },
 };
 
 struct gopts {
@@ -122,6 +129,8 @@ struct graph_run {
 	int err;		/* exit status of a failure */
 	struct name_use *names;	/* open addressing, @nnames slots */
 	size_t nnames;
+	struct dump_llc_mark *marks;	/* the LLC link events */
+	size_t nmarks;
 };
 
 static void usage(FILE *f)
@@ -497,6 +506,13 @@ static void legend(cairo_t *cr, const uint64_t *cnt, bool inferred)
 			cairo_rectangle(cr, x + 8, y - 9, 24, 10);
 			cairo_fill(cr);
 			break;
+		case S_LLC_UP:
+		case S_LLC_DOWN:
+			cairo_set_line_width(cr, 1.5);
+			cairo_move_to(cr, x + 20, y - 12);
+			cairo_line_to(cr, x + 20, y + 2);
+			cairo_stroke(cr);
+			break;
 		case S_PROD:
 		case S_CONS:
 		case S_LIMIT:
@@ -558,9 +574,56 @@ static void set_units(struct scale *s)
 	}
 }
 
-/* draw one direction into @cr; @cnt gets the points of each series */
-static void draw(cairo_t *cr, const struct dump_an_trace *tr, uint64_t *cnt)
+/*
+ * The link events of SMC-R link groups within [@t0, @t1], the times of
+ * the direction's records: a solid line across the plot each, labelled
+ * with the message's type and link id. The records do not name their
+ * link group, so every link group's events in the range are drawn.
+ */
+static void llc_marks(cairo_t *cr, const struct scale *s,
+		      const struct graph_run *g, const struct dump_an_trace *tr,
+		      int64_t t0, int64_t t1, uint64_t *cnt)
 {
+	unsigned int row = 0;
+	char label[48];
+	size_t i;
+
+	if (tr->mode != SMC_DUMP_MODE_SMCR)
+		return;
+	for (i = 0; i < g->nmarks; i++) {
+		const struct dump_llc_mark *m = &g->marks[i];
+		const char *name = dump_llc_name(m->type);
+		enum series se = m->up ? S_LLC_UP : S_LLC_DOWN;
+		int x;
+
+		if (m->t < t0 || m->t > t1)
+			continue;
+		x = col_of(s, m->t);
+		set_rgb(cr, se);
+		cairo_set_line_width(cr, 1);
+		cairo_move_to(cr, G_ML + x + 0.5, G_MT);
+		cairo_line_to(cr, G_ML + x + 0.5, G_MT + G_PH);
+		cairo_stroke(cr);
+		if (m->all)
+			snprintf(label, sizeof(label), "%s all",
+				 name ? name : "LLC");
+		else
+			snprintf(label, sizeof(label), "%s %u",
+				 name ? name : "LLC", m->link_id);
+		cairo_set_font_size(cr, 10);
+		/* rows of four, so that close events stay readable */
+		text_at(cr, G_ML + x + (x > G_PW - 110 ? -3 : 3),
+			G_MT + G_PH - 20 - 12.0 * (row++ % 4), label,
+			x > G_PW - 110 ? 1 : 0);
+		cnt[se]++;
+	}
+}
+
+/* draw one direction into @cr; @cnt gets the points of each series */
+static void draw(cairo_t *cr, const struct dump_an_trace *tr, uint64_t *cnt,
+		 const struct graph_run *g)
+{
+	int64_t tmin, tmax;
 	struct col *c[S_MAX] = { 0 };
 	struct scale s = { 0 };
 	bool first = true;
@@ -583,6 +646,8 @@ static void draw(cairo_t *cr, const struct dump_an_trace *tr, uint64_t *cnt)
 			s.y1 = p->hi;
 		first = false;
 	}
+	tmin = s.t0;
+	tmax = s.t1;
 	if (s.t1 <= s.t0)
 		s.t1 = s.t0 + 1000000;
 	/* room on both sides, so that the first and last bars show */
@@ -722,6 +787,7 @@ static void draw(cairo_t *cr, const struct dump_an_trace *tr, uint64_t *cnt)
 			st & CS_CLOSED ? "closed" : "done",
 			i > G_PW - 60 ? 1 : 0);
 	}
+	llc_marks(cr, &s, g, tr, tmin, tmax, cnt);
 	cairo_restore(cr);
 	legend(cr, cnt, tr->buffer_inferred);
 
@@ -818,7 +884,7 @@ static int draw_cb(void *arg, const struct dump_an_trace *tr)
 		break;
 	}
 	cr = cairo_create(sf);
-	draw(cr, tr, cnt);
+	draw(cr, tr, cnt, g);
 	st = cairo_status(cr);
 	cairo_destroy(cr);
 	if (!st && g->o->fmt == F_PNG)
@@ -1006,12 +1072,18 @@ int dump_graph(int argc, char **argv)
 	an = dump_ctx_analyzer(c);
 
 	g.o = &o;
+	if (dump_ctx_llc_marks(c, &g.marks, &g.nmarks)) {
+		/* the graphs are still of use without them */
+		fprintf(stderr, "Warning: out of memory: no LLC marks\n");
+		g.nmarks = 0;
+	}
 	new_json_obj(json, pretty);
 	rc = dump_analyze_traces(an, count_cb, &g);
 	if (!rc && g.selected)
 		rc = dump_analyze_traces(an, draw_cb, &g);
 	delete_json_obj();
 	free(g.names);
+	free(g.marks);
 	if (rc < 0) {
 		fprintf(stderr, "Error: out of memory\n");
 		g.err = 3;

@@ -26,6 +26,7 @@
 #include "smcdump.h"
 #include "json_print.h"
 #include "conn.h"
+#include "lgr.h"
 
 enum ev_kind {
 	EV_DATA = DUMP_AN_DATA,
@@ -107,6 +108,7 @@ struct dump_analyze {
 	bool clc_sorted;
 	uint64_t legacy;
 	bool nomem;
+	const struct dump_lgrs *lgrs;
 };
 
 /* ns since the epoch; a broken capture's times are held to the years
@@ -748,6 +750,14 @@ static void analyze_dir(const struct dump_analyze *a, const struct dump_aconn *c
 	r->window = r->buf && has_c;
 }
 
+/* The link groups' timeline that the report prints after the
+ * connections (lgr.c); decode.c owns it
+ */
+void dump_analyze_set_lgrs(struct dump_analyze *a, const struct dump_lgrs *g)
+{
+	a->lgrs = g;
+}
+
 /* ---- the report ---- */
 
 /* text: ns as milliseconds, "12.345678 ms" */
@@ -1010,6 +1020,11 @@ int dump_analyze_report(struct dump_analyze *a)
 		nconn++;
 	}
 	close_json_array(PRINT_JSON, NULL);
+	if (a->lgrs) {
+		dump_lgrs_report(a->lgrs, "  ");
+		if (dump_lgrs_nomem(a->lgrs))
+			a->nomem = true;
+	}
 	open_json_object("total");
 	print_u64(PRINT_ANY, "connections", "total: connections %" PRIu64,
 		  nconn);

@@ -46,6 +46,10 @@ struct dump_aconn;
  * @has_sseq: its records carry stream_seq (hdr_ver 4 on)
  * @lost: records lost by stream_seq, [0 sent, 1 received][0 data, 1 CDC],
  *	summed over the links (dump_sseqs_settle() through decode.c)
+ * @lgr_moved: the link group timeline (lgr.c): 1 + the index of the last
+ *	DELETE_LINK event this end was listed under, 0 none
+ * @lgr_high: lgr.c: per direction (0 sent, 1 received), the highest end
+ *	(offset + orig_len) of its data records so far
  */
 struct dump_conn {
 	struct dump_conn *hnext;
@@ -66,7 +70,9 @@ struct dump_conn {
 	struct dump_tconn *track;
 	struct dump_aconn *an;
 	bool has_sseq;
+	uint32_t lgr_moved;
 	uint64_t lost[2][2];
+	uint64_t lgr_high[2];
 };
 
 /**

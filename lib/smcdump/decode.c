@@ -17,6 +17,7 @@
 #include "smcdump.h"
 #include "decode.h"
 #include "json_print.h"
+#include "lgr.h"
 
 
 /* At most this many cut CLC messages wait for their next segment; past
@@ -70,6 +71,14 @@ struct dump_ctx *dump_ctx_new(const struct dump_opts *o, int dlt,
 		if (!c->an)
 			goto nomem;
 	}
+	/* the reports of stats and analyze, and graph's marks */
+	if (c->an || (o->flags & DUMP_F_TRACK && !o->dir)) {
+		c->lgrs = dump_lgrs_new();
+		if (!c->lgrs)
+			goto nomem;
+		if (c->an)
+			dump_analyze_set_lgrs(c->an, c->lgrs);
+	}
 	if (o->flags & DUMP_F_TRACK) {
 		c->track = dump_track_new(&c->conns, o->dir, o->max_gap);
 		if (!c->track) {
@@ -96,12 +105,19 @@ struct dump_analyze *dump_ctx_analyzer(const struct dump_ctx *c)
 	return c->an;
 }
 
+int dump_ctx_llc_marks(const struct dump_ctx *c, struct dump_llc_mark **marks,
+		       size_t *n)
+{
+	return dump_lgrs_marks(c->lgrs, marks, n);
+}
+
 void dump_ctx_free(struct dump_ctx *c)
 {
 	if (!c)
 		return;
 	dump_track_free(c->track);
 	dump_analyze_free(c->an);
+	dump_lgrs_free(c->lgrs);
 	dump_conns_release(&c->conns);
 	dump_sseqs_release(&c->sseqs);
 	while (c->clc_parts) {
@@ -732,6 +748,10 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		if (c->an && r.type != SMC_DUMP_TYPE_LLC)
 			dump_analyze_record(c->an, c->frame, sec, nsec, k, &r,
 					    pcdc);
+		if (c->lgrs && r.type == SMC_DUMP_TYPE_LLC)
+			dump_lgrs_llc(c->lgrs, c->frame, sec, nsec, &r);
+		else if (c->lgrs && k && r.type == SMC_DUMP_TYPE_RAW)
+			dump_lgrs_data(c->lgrs, k, &r);
 	} else {
 		c->cnt[DUMP_CNT_MALFORMED]++;
 	}
@@ -1049,6 +1069,8 @@ void dump_decode_frame(struct dump_ctx *c, long long ts_sec,
 	c->cnt[DUMP_CNT_FRAMES]++;
 	if (c->an)
 		dump_analyze_time(c->an, ts_sec, ts_nsec);
+	if (c->lgrs)
+		dump_lgrs_time(c->lgrs, ts_sec, ts_nsec);
 	rc = dump_parse_frame(c->dlt, data, caplen, &pkt, err, sizeof(err));
 	/* tcpdump -i any sees each packet on lo twice: keep the received
 	 * copy (the handshake of connections to a local address)
@@ -1184,6 +1206,12 @@ static int track_report(struct dump_ctx *c)
 		print_nl();
 	}
 	close_json_array(PRINT_JSON, NULL);
+	/* follow has none: its report is of the streams */
+	if (c->lgrs) {
+		dump_lgrs_report(c->lgrs, "\t");
+		if (dump_lgrs_nomem(c->lgrs))
+			c->nomem = true;
+	}
 
 	open_json_object("total");
 	print_string(PRINT_FP, NULL, "%s", "total:");

@@ -74,6 +74,7 @@ struct dump_link {
  *	up once per record for both
  * @track: connections and streams (DUMP_F_TRACK), else NULL
  * @an: the analyzer (DUMP_F_ANALYZE, DUMP_F_TRACES), else NULL
+ * @lgrs: the link groups' timeline (stats, analyze, graph), else NULL
  * @clc_parts: CLC messages cut by their segment's end, waiting
  * @nclc_parts: entries in @clc_parts
  * @tcache_sec: the second @tcache holds the local time of
@@ -99,6 +100,7 @@ struct dump_ctx {
 	struct dump_sseqs sseqs;
 	struct dump_track *track;
 	struct dump_analyze *an;
+	struct dump_lgrs *lgrs;
 	struct dump_clc_part *clc_parts;
 	unsigned int nclc_parts;
 	long long tcache_sec;
@@ -107,7 +109,7 @@ struct dump_ctx {
 };
 
 /* llc.c: an LLC record's message */
-const char *dump_llc_name(uint8_t type);
+const char *dump_llc_del_reason(uint32_t r);
 void dump_llc_print(const uint8_t *m, size_t len, bool big_endian,
 		    bool details);
 

@@ -62,8 +62,13 @@ const char *dump_llc_name(uint8_t type)
 	return NULL;
 }
 
-/* DELETE_LINK's reason (net/smc/smc_llc.h SMC_LLC_DEL_*) */
-static const char *del_reason_name(uint32_t r)
+/**
+ * dump_llc_del_reason() - the name of DELETE_LINK's reason
+ * @r: the reason code (net/smc/smc_llc.h SMC_LLC_DEL_*)
+ *
+ * Return: the name, or NULL for a code Linux does not define.
+ */
+const char *dump_llc_del_reason(uint32_t r)
 {
 	switch (r) {
 	case 0x00010000: return "lost-path";
@@ -231,7 +236,7 @@ static void llc_delete_link(const uint8_t *m, const uint8_t *end)
 	print_uint(PRINT_ANY, "link_id", " link-id %u", m[4]);
 	r = get_be32(m + 5);
 	print_x32("reason_code", NULL, r);
-	name = del_reason_name(r);
+	name = dump_llc_del_reason(r);
 	if (name) {
 		print_string(PRINT_ANY, "reason", " reason %s", name);
 	} else {
