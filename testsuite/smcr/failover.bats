@@ -175,5 +175,18 @@ setup() {
 		  "$(jq -c '[.llc_messages[].frame]' "$js")" ]
 		# no LLC record lost
 		[ "$(jq .stream_seq_gaps "$js")" -eq 0 ]
+		# smc dump stats: the link group's timeline has the link
+		# removed, for that reason, at that frame; a connection whose
+		# sent bytes were sent again after it is listed as moved
+		"$TOP/smc/smc" -j dump stats "$RES/$side-f.pcap" >"$BATS_TEST_TMPDIR/$side-stats.json"
+		# (the first removal: the server sends the request back and
+		# the client answers it, when the server gets that far)
+		jq -e --argjson f "$frame" --argjson l "$downed" '[.[0].link_groups[].events[] |
+			select(.event == "link_removed")] | length >= 1 and
+			(.[0] | .frame == $f and .link_id == $l and .reason == "lost-path")' "$BATS_TEST_TMPDIR/$side-stats.json"
+		if [ "$(jq '[.[0].connections[].tx.overlap_bytes] | add' "$RES/$side-follow.json")" -gt 0 ]; then
+			jq -e '[.[0].link_groups[].events[] | select(.event == "link_removed") | .moved[]?.conn] | unique == [0]' \
+				"$BATS_TEST_TMPDIR/$side-stats.json"
+		fi
 	done
 }
