@@ -76,8 +76,8 @@ enum smc_dummy_capture {
 /* smc_dump_hdr.flags */
 #define SMC_DUMP_F_RX		0x01	/* received; clear: sent */
 #define SMC_DUMP_F_TRUNC	0x02	/* payload truncated by snaplen */
-#define SMC_DUMP_F_FAILED	0x04	/* CDC sent: the send failed, the peer
-					 * never got this message
+#define SMC_DUMP_F_FAILED	0x04	/* CDC or LLC sent: the send failed,
+					 * the peer never got this message
 					 */
 #define SMC_DUMP_F_BIG_ENDIAN	0x08	/* the recording host is big-endian:
 					 * payload fields in host byte order
@@ -110,9 +110,9 @@ enum smc_dummy_capture {
  *	(a full ring, a failed allocation), whatever a filter left out
  * @reserved: 0
  *
- * A CDC message sent is numbered before it leaves, so its record has a
- * lower @seq than the record of its arrival when both ends dump to one
- * link; when the send fails, the record is still delivered, with
+ * A CDC or LLC message sent is numbered before it leaves, so its record
+ * has a lower @seq than the record of its arrival when both ends dump to
+ * one link; when the send fails, the record is still delivered, with
  * SMC_DUMP_F_FAILED set.
  *
  * All multi-byte header fields are big-endian. A CDC payload is the CDC
