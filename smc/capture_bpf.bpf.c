@@ -25,10 +25,11 @@
  *                      smc_wr_tx_send (numbered before the post, flagged
  *                      failed by its result); or fexit smc_cdc_msg_send
  *   CDC sent, SMC-D    fentry+fexit smcd_tx_ism_write with signal set
- *   LLC sent           fentry smc_wr_tx_send (a first byte other than
- *                      the CDC's 0xFE; smc_wr_tx_send_wait posts through
- *                      it), fentry smc_wr_tx_v2_send (SMC-Rv2's large
- *                      messages); optional
+ *   LLC sent           fentry+fexit smc_wr_tx_send (a first byte other
+ *                      than the CDC's 0xFE; smc_wr_tx_send_wait posts
+ *                      through it), fentry+fexit smc_wr_tx_v2_send
+ *                      (SMC-Rv2's large messages): numbered before the
+ *                      post, flagged failed by its result; optional
  *   LLC received       fentry smc_llc_rx_handler; optional
  *   connection end     fentry smc_conn_free
  */
@@ -241,6 +242,7 @@ struct tx_stash {
 struct cdc_stash {
 	__u64 conn;
 	__u64 buf;
+	__u64 pend;	/* SMC-R: the send's smc_wr_tx_pend_priv */
 	__u32 seq;
 	__u32 sseq;
 	__u8 armed;
@@ -773,6 +775,99 @@ static __always_inline void llc_record(struct smc_link___x *link, bool rx,
 		llc_emit(&t, &l, msg, more, len);
 }
 
+/*
+ * An LLC message sent, between the entry and the exit of the function
+ * that posts it: numbered and copied at the entry, as the kernel series
+ * numbers it before the post, and handed to the ring at the exit, flagged
+ * SMC_DUMP_F_FAILED when the post failed. The copy is needed: a failed
+ * post clears the send slot (smc_wr_tx_put_slot) before the exit runs.
+ *
+ * Keyed by the send's struct smc_wr_tx_pend_priv and the task, not per
+ * CPU as the CDC stash is: LLC messages are posted in process context with
+ * bottom halves on, so the task may move to another CPU during the post,
+ * and a CDC send of a softirq may run in the middle of it. The pend alone
+ * is not enough: its slot is free again once the completion came (or the
+ * post failed), which may be before the exit runs, and another post may
+ * take it meanwhile.
+ */
+struct llc_tx_key {
+	__u64 pend;
+	__u64 task;
+};
+
+struct llc_tx {
+	struct smc_bpf_rec t;
+	struct smc_dump_llc_link l;
+	__u32 len;
+	__u32 pad;
+	__u8 msg[SMC_BPF_LLC_V2_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);	/* posts under way at one time */
+	__type(key, struct llc_tx_key);
+	__type(value, struct llc_tx);
+} llc_tx SEC(".maps");
+
+/* Where an entry is put together before it goes into llc_tx (a program's
+ * stack is too small for it): [0] smc_wr_tx_send, [1] smc_wr_tx_v2_send
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct llc_tx);
+} llc_tx_new SEC(".maps");
+
+/* At the entry: number the message of @len bytes at @buf that @link is
+ * about to post with @priv, and keep a copy of it. A full llc_tx loses
+ * the record after it took its numbers: a gap, as a full ring makes.
+ */
+static __always_inline void llc_tx_prep(struct smc_link___x *link,
+					void *priv, const __u8 *buf,
+					__u32 len, __u32 k)
+{
+	struct llc_tx *e = bpf_map_lookup_elem(&llc_tx_new, &k);
+	struct llc_tx_key key = {
+		.pend = (__u64)priv,
+		.task = bpf_get_current_task(),
+	};
+
+	if (!e || !len || len > SMC_BPF_LLC_V2_MAX ||
+	    !llc_match(link, false, &e->t, &e->l))
+		return;
+	e->len = len;
+	/* (the verifier wants the bound where the call is) */
+	barrier_var(len);
+	if (len > SMC_BPF_LLC_V2_MAX)
+		len = SMC_BPF_LLC_V2_MAX;
+	if (bpf_probe_read_kernel(e->msg, len, buf))
+		__builtin_memset(e->msg, 0, SMC_BPF_LLC_LEN);
+	if (bpf_map_update_elem(&llc_tx, &key, e, BPF_ANY))
+		__sync_fetch_and_add(&lost, 1);
+}
+
+/* At the exit: the record of the LLC message posted with @priv, if the
+ * entry made one; @ret the post's result. Whether there was one.
+ */
+static __always_inline bool llc_tx_done(void *priv, int ret)
+{
+	struct llc_tx_key key = {
+		.pend = (__u64)priv,
+		.task = bpf_get_current_task(),
+	};
+	struct llc_tx *e = bpf_map_lookup_elem(&llc_tx, &key);
+
+	if (!e)
+		return false;
+	if (ret)
+		e->t.flags |= SMC_DUMP_F_FAILED;
+	llc_emit(&e->t, &e->l, e->msg, NULL, e->len);
+	bpf_map_delete_elem(&llc_tx, &key);
+	return true;
+}
+
 /* The send slot smc_wr_tx_send() posts: link->wr_tx_bufs[pend->idx], pend
  * the struct smc_wr_tx_pend around @priv (SMC-Rv2's large slot goes to
  * smc_wr_tx_v2_send() instead)
@@ -800,8 +895,16 @@ int BPF_PROG(wr_v2_send_enter, struct smc_link___x *link, void *priv,
 
 	if (!buf || len <= 0)
 		return 0;
-	llc_record(link, false, buf, NULL,
-		   len > SMC_BPF_LLC_V2_MAX ? SMC_BPF_LLC_V2_MAX : len);
+	llc_tx_prep(link, priv, buf,
+		    len > SMC_BPF_LLC_V2_MAX ? SMC_BPF_LLC_V2_MAX : len, 1);
+	return 0;
+}
+
+SEC("fexit/smc_wr_tx_v2_send")
+int BPF_PROG(wr_v2_send_exit, struct smc_link___x *link, void *priv,
+	     int len, int ret)
+{
+	llc_tx_done(priv, ret);
 	return 0;
 }
 
@@ -868,7 +971,7 @@ int BPF_PROG(wr_send_enter, struct smc_link___x *link, void *priv)
 	buf = llc_wanted() ? wr_tx_slot(link, priv) : NULL;
 	if (buf && !bpf_probe_read_kernel(&type, 1, buf) &&
 	    type != SMC_BPF_CDC_TYPE) {
-		llc_record(link, false, buf, NULL, SMC_BPF_LLC_LEN);
+		llc_tx_prep(link, priv, buf, SMC_BPF_LLC_LEN, 0);
 		return 0;
 	}
 	if (!s || !s->armed || s->have)
@@ -879,10 +982,14 @@ int BPF_PROG(wr_send_enter, struct smc_link___x *link, void *priv)
 	bpf_probe_read_kernel(s->msg, sizeof(s->msg), (void *)s->buf);
 	s->seq = __sync_fetch_and_add(&seq_next, 1);
 	s->sseq = take_sseq((void *)s->conn, false, SMC_DUMP_TYPE_CDC, 1);
+	s->pend = (__u64)priv;
 	s->have = 1;
 	return 0;
 }
 
+/* The exit of the post of a CDC message this CPU's entry numbered, or of
+ * an LLC message (llc_tx_done)
+ */
 SEC("fexit/smc_wr_tx_send")
 int BPF_PROG(wr_send_exit, void *link, void *priv, int ret)
 {
@@ -890,8 +997,11 @@ int BPF_PROG(wr_send_exit, void *link, void *priv, int ret)
 	struct cdc_stash *s = bpf_map_lookup_elem(&cdc_stash, &k);
 	struct smc_bpf_rec t;
 
-	if (!s || !s->have)
+	if (!s || !s->have || s->pend != (__u64)priv) {
+		if (llc_wanted())
+			llc_tx_done(priv, ret);
 		return 0;
+	}
 	s->have = 0;
 	if (!conn_match((void *)s->conn, SMC_DUMP_TYPE_CDC, &t))
 		return 0;

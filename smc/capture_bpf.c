@@ -179,9 +179,10 @@ static const char *pick(struct btf *vm, struct btf *smc,
 
 /* The LLC messages' hooks, when the capture takes LLC records: sent
  * (smc_wr_tx_send, already attached for CDC messages when it is there;
- * smc_wr_tx_v2_send for SMC-Rv2's large ones) and received
- * (smc_llc_rx_handler). A missing one does not stop the capture: one
- * line says which LLC messages it loses.
+ * smc_wr_tx_v2_send for SMC-Rv2's large ones; each at its entry and its
+ * exit, which flags a failed post) and received (smc_llc_rx_handler). A
+ * missing one does not stop the capture: one line says which LLC
+ * messages it loses.
  */
 static void llc_hooks(struct bpf_cap *b, struct btf *vm, struct btf *smc,
 		      bool wr_send, int type)
@@ -196,6 +197,7 @@ static void llc_hooks(struct bpf_cap *b, struct btf *vm, struct btf *smc,
 	size_t n = 0, i, o = 0;
 
 	bpf_program__set_autoload(s->progs.wr_v2_send_enter, v2);
+	bpf_program__set_autoload(s->progs.wr_v2_send_exit, v2);
 	bpf_program__set_autoload(s->progs.llc_rx_enter, rx);
 	if (!want)
 		return;

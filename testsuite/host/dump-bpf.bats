@@ -284,6 +284,51 @@ CL2=212c000002000000000afe80000000000000000000000000000a000102010a01000103ff0000
 	[ "$output" = "$want" ]
 }
 
+@test "bpf: an LLC ring entry of a failed send keeps SMC_DUMP_F_FAILED in the frame" {
+	host_need testsuite/host/helpers bpf_rec_driver
+	be=$(python3 -c 'import sys; print(8 if sys.byteorder == "big" else 0)')
+	# the entry as the exit of smc_wr_tx_send leaves it when the post
+	# failed: sent, flag 0x04, numbered at the entry
+	run -0 frame kind=4 flags=4 mode=1 smc_ver=2 seq=8 token=0x0a010203 sseq=1 \
+		family=2 laddr=c0000201 raddr=c0000202 payload=$LINK$GID4$PGID4$CL2
+	echo "$output"
+	# the first test's frame (the same lengths and addresses, so the
+	# same IPv4 checksum), but for flags, seq and stream_seq
+	want=020000000001020000000001
+	want+=0800
+	want+=450000a0000040004011b649c0000201c0000202
+	want+=00000000008c0000
+	want+=cfd3e7a5040201030084
+	# hdr_len 40, flags: SMC_DUMP_F_FAILED (and the byte order's)
+	want+=28$(printf %02x $((0x04 | be)))
+	# seq 8, token, orig_len 92, offset 0, stream_seq 1, reserved
+	want+=00000008
+	want+=0a010203
+	want+=0000005c
+	want+=0000000000000000
+	want+=00000001
+	want+=00000000
+	want+=$LINK$GID4$PGID4$CL2
+	[ "$output" = "$want" ]
+	# the decoder calls it failed, and sent
+	python3 - "$output" "$T/failed.pcap" <<-'EOF'
+		import struct, sys
+		f = bytes.fromhex(sys.argv[1])
+		with open(sys.argv[2], "wb") as o:
+		    o.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+		    o.write(struct.pack("<IIII", 1700000000, 0, len(f), len(f)))
+		    o.write(f)
+	EOF
+	run -0 "$SMC" dump read "$T/failed.pcap"
+	echo "$output"
+	[ "${#lines[@]}" -ge 1 ]
+	[[ "${lines[0]}" == *" failed"* ]]
+	run -0 "$SMC" -j dump read "$T/failed.pcap"
+	echo "$output"
+	[ "$(jq -c '.[0] | [.type, .dir, .stream_seq, .msg_type]' <<<"$output")" = '["llc","tx",1,"CONFIRM_LINK_V2"]' ]
+	[ $(( $(jq -r '.[0].flags' <<<"$output") & 0x04 )) -eq 4 ]
+}
+
 @test "bpf: an LLC ring entry received over IPv6, an SMC-Rv2 message past 44 bytes, decodes as one" {
 	host_need testsuite/host/helpers bpf_rec_driver
 	# DELETE_LINK_V2 (0x24), 60 bytes: 44, then 16 more

@@ -210,10 +210,13 @@ stop_summary() {
 	port=$(awk '/^listening/ { print $2 }' "$BATS_TEST_TMPDIR/srv.out")
 	deliv=$(sed -n 's/^smc dump: [^ ]*: [0-9]* packets captured on any, 0 dropped by the kernel; the bpf backend delivered \([0-9]*\) records, lost 0 (ring full or refused by the link: seq gaps)$/\1/p' "$err")
 	[ "$deliv" -gt 0 ]
-	# tcpdump -i any: the handshake (SYN and SYN-ACK) and the records
-	# (UDP with the connection's port) in one file
+	# tcpdump -i any: the handshake (SYN and SYN-ACK) and the records in
+	# one file: the connection's (UDP with its port) and the LLC messages
+	# of its link group (ports 0: a new RMB's CONFIRM_RKEY, a TEST_LINK
+	# that falls in the capture)
 	[ "$(tcpdump -nn -r "$F" "tcp port $port and tcp[tcpflags] & tcp-syn != 0" 2>/dev/null | wc -l)" -ge 2 ]
-	[ "$(tcpdump -nn -r "$F" "udp port $port" 2>/dev/null | wc -l)" -eq "$deliv" ]
+	[ "$(tcpdump -nn -r "$F" "udp port $port" 2>/dev/null | wc -l)" -gt 0 ]
+	[ "$(tcpdump -nn -r "$F" "udp port $port or udp port 0" 2>/dev/null | wc -l)" -eq "$deliv" ]
 	run -0 "$SMC" -j dump stats "$F"
 }
 
