@@ -756,8 +756,11 @@ static __always_inline void llc_emit(const struct smc_bpf_rec *t,
 	if (bpf_probe_read_kernel(p, first, msg))
 		__builtin_memset(p, 0, SMC_BPF_LLC_LEN);
 	if (rest && bpf_probe_read_kernel(p + SMC_BPF_LLC_LEN, rest,
-					  more ? more : msg + SMC_BPF_LLC_LEN))
+					  more ? more : msg + SMC_BPF_LLC_LEN)) {
+		/* an LLC record is never truncated: what it holds is all */
 		r->caplen = SMC_BPF_LLC_LINK_LEN + first;
+		r->orig_len = r->caplen;
+	}
 	bpf_ringbuf_submit(r, 0);
 	return;
 lost:

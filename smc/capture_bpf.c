@@ -548,7 +548,9 @@ static int on_record(void *ctx, void *data, size_t size)
 		stream_forget(b, r->conn);
 		return 0;
 	}
-	if (r->caplen > size - sizeof(*r) || r->caplen > 65535 - 20 - 8 - 32)
+	/* what fits an IPv4 datagram after the UDP and record headers */
+	if (r->caplen > size - sizeof(*r) ||
+	    r->caplen > 65535 - 20 - 8 - sizeof(struct smc_dump_hdr))
 		return 0;
 	send_record(b, r, r + 1);
 	return 0;

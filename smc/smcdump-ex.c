@@ -3,7 +3,7 @@
  * smcdump-ex - the options of Alibaba Cloud Linux's SMC dump tool on top
  * of `smc dump start`:
  *
- *   smcdump-ex [-m {all,smc,smcd,smcr}] [-t {all,raw,cdc}]
+ *   smcdump-ex [-m {all,smc,smcd,smcr}] [-t {all,raw,cdc,llc}]
  *              [--param 'TCPDUMP ARGS'] [--filter EXPR] [--legacy] [-h]
  *
  * becomes `smc dump start mode M type T [param ARGS] [filter EXPR]`, run
@@ -26,11 +26,12 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: smcdump-ex [-m {all,smc,smcd,smcr}] [-t {all,raw,cdc}]\n"
+		"Usage: smcdump-ex [-m {all,smc,smcd,smcr}] [-t {all,raw,cdc,llc}]\n"
 		"                  [--param 'TCPDUMP ARGS'] [--filter EXPR] [--legacy] [-h]\n"
 		"  -m, --mode     connections to capture: smc (default) SMC-R and SMC-D,\n"
 		"                 smcr, smcd, or all: SMC-R, SMC-D and the TCP handshake\n"
-		"  -t, --type     records: all (default), raw (data) or cdc (CDC messages)\n"
+		"  -t, --type     records: all (default), raw (data), cdc (CDC messages)\n"
+		"                 or llc (SMC-R LLC messages)\n"
 		"  --param ARGS   more tcpdump options, one string split as a shell does\n"
 		"                 (e.g. --param \"-w /tmp/smc.pcap -c 100\")\n"
 		"  --filter EXPR  tcpdump filter expression\n"

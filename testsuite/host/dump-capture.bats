@@ -301,7 +301,7 @@ EOF
 	[[ "${lines[0]}" == 'smcdump-ex: unexpected argument "port" (a filter goes in --filter)' ]]
 	run --separate-stderr "$EX" -h
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "Usage: smcdump-ex [-m {all,smc,smcd,smcr}] [-t {all,raw,cdc}]" ]]
+	[[ "${lines[0]}" == "Usage: smcdump-ex [-m {all,smc,smcd,smcr}] [-t {all,raw,cdc,llc}]" ]]
 }
 
 @test "smcdump-ex: through the real smc, quoted --param words reach tcpdump's command line" {
