@@ -1229,7 +1229,7 @@ static int track_report(struct dump_ctx *c)
 	close_json_array(PRINT_JSON, NULL);
 	/* follow has none: its report is of the streams */
 	if (c->lgrs) {
-		dump_lgrs_report(c->lgrs, "\t");
+		dump_lgrs_report(c->lgrs, "\t", NULL);
 		if (dump_lgrs_nomem(c->lgrs))
 			c->nomem = true;
 	}

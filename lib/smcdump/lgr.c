@@ -547,23 +547,49 @@ static void print_counts(const struct lgr *l, const char *indent)
 	print_nl();
 }
 
+/* whether link group @l lists a connection of @token as moved */
+static bool lgr_moved(const struct dump_lgrs *g, const struct lgr *l,
+		      uint32_t token)
+{
+	const struct lgr_ev *e;
+	uint32_t j;
+	size_t i;
+
+	for (j = l->first_ev; j; j = e->next) {
+		e = &g->ev[j - 1];
+		for (i = 0; i < e->nmoved; i++)
+			if (dump_conn_has_token(g->moved[e->moved + i], token))
+				return true;
+	}
+	return false;
+}
+
 /**
  * dump_lgrs_report() - the link groups with their timelines, into the
  *	current JSON object as an array "link_groups"; nothing at all when
  *	the capture had no LLC record
  * @g: the timeline
  * @indent: text: what goes before an event's line and the counts
+ * @token: NULL, or only the link groups that list a connection of this
+ *	token under one of their DELETE_LINKs (all when none does)
  */
-void dump_lgrs_report(const struct dump_lgrs *g, const char *indent)
+void dump_lgrs_report(const struct dump_lgrs *g, const char *indent,
+		      const uint32_t *token)
 {
+	bool any = false;
 	uint32_t j;
 	size_t i;
 
 	if (!g->nlgr)
 		return;
+	for (i = 0; token && i < g->nlgr; i++)
+		any |= lgr_moved(g, &g->lgr[i], *token);
 	open_json_array(PRINT_JSON, "link_groups");
 	for (i = 0; i < g->nlgr; i++) {
 		const struct lgr *l = &g->lgr[i];
+
+		if (any && !lgr_moved(g, l, *token))
+			continue;
 
 		open_json_object(NULL);
 		print_x32("lgr_id", "lgr %s", l->id);

@@ -270,3 +270,31 @@ PY
 	[ "$(jq -c '[.[] | [.token, .series.llc_link_up, .series.llc_link_down]]' <<<"$output")" = '[["0x00000001",null,null]]' ]
 	[ "$(mark_cols "$T/g/g.png")" = "added  removed " ]
 }
+
+@test "lgr: analyze token T shows the link groups that moved its connection, or all" {
+	gen_lgr "$T/l.pcap"
+	# token 1 moved under 0x0a01's DELETE_LINK, token 3 under 0x0b02's
+	run -0 "$SMC" -j dump analyze token 1 "$T/l.pcap"
+	[ "$(jq -c '[.[0].link_groups[].lgr_id]' <<<"$output")" = '["0x00000a01"]' ]
+	run -0 "$SMC" -j dump analyze token 3 "$T/l.pcap"
+	[ "$(jq -c '[.[0].link_groups[].lgr_id]' <<<"$output")" = '["0x00000b02"]' ]
+	# token 2 moved nowhere: every link group
+	run -0 "$SMC" -j dump analyze token 2 "$T/l.pcap"
+	[ "$(jq -c '[.[0].link_groups[].lgr_id]' <<<"$output")" = '["0x00000a01","0x00000b02"]' ]
+	run -0 "$SMC" -j dump analyze "$T/l.pcap"
+	[ "$(jq -c '[.[0].link_groups[].lgr_id]' <<<"$output")" = '["0x00000a01","0x00000b02"]' ]
+}
+
+@test "lgr: a capture of LLC records only: no data or CDC record, no connection" {
+	"$GEN" -V 4 "$T/j.pcap" <<-EOF
+	llc lgr=1 msg=$CL1
+	llc lgr=1 msg=$DL1
+	EOF
+	run -4 --separate-stderr "$SMC" dump graph "$T/j.pcap"
+	[ "$stderr" = "Error: no data or CDC records in $T/j.pcap." ]
+	run -4 --separate-stderr "$SMC" dump graph rx "$T/j.pcap"
+	[ "$stderr" = "Error: no rx data or CDC records in $T/j.pcap." ]
+	# the LLC records carry token 1 (the link group's id): no connection
+	run --separate-stderr "$SMC" dump analyze token 1 "$T/j.pcap"
+	[ "$stderr" = "Error: no connection has token 0x00000001." ]
+}
