@@ -200,6 +200,7 @@ struct dump_rec {
 	uint32_t payload_len;
 	uint32_t payload_wire_len;
 	bool cap_trunc;
+	bool llc_bad;		/* its LLC message is malformed */
 };
 
 int dump_parse_record(const uint8_t *p, uint32_t len, uint32_t wire_len,

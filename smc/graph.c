@@ -1089,15 +1089,19 @@ int dump_graph(int argc, char **argv)
 		g.err = 3;
 	}
 	if (!g.err && !g.selected) {
-		const char *what = o.dir < 0 ? "SMC" : o.dir ? "rx" : "tx";
+		/* what is drawn: LLC records are of link groups, none
+		 * is a connection's
+		 */
+		const char *what = o.dir < 0 ? "" : o.dir ? "rx " : "tx ";
 
 		if (o.has_token)
 			fprintf(stderr,
-				"Error: no %s records of token 0x%08x in %s.\n",
+				"Error: no %sdata or CDC records of token 0x%08x in %s.\n",
 				what, o.token, o.file);
 		else
-			fprintf(stderr, "Error: no %s records in %s.\n", what,
-				o.file);
+			fprintf(stderr,
+				"Error: no %sdata or CDC records in %s.\n",
+				what, o.file);
 		g.err = 4;
 	}
 	rc = g.err ? g.err : drc;

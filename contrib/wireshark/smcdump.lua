@@ -126,6 +126,7 @@ local f = {
 	llc_resp = ProtoField.bool("smcdump.llc.response", "Response", 8, nil,
 				   0x80),
 	llc_msg = ProtoField.bytes("smcdump.llc.msg", "LLC message bytes"),
+	llc_note = ProtoField.string("smcdump.llc.note", "Length note"),
 	-- the message's fields (lib/smcdump/llc.c; the meanings of
 	-- Wireshark's packet-smc.c where it has the field)
 	llc_version = ProtoField.uint8("smcdump.llc.version",
@@ -652,6 +653,47 @@ end
 
 -- ------------------------------------------------------------ LLC
 
+-- As llc.c's dump_llc_check(): the bytes a message of type t needs;
+-- version 1's are all 44 (RFC 7609), version 2's up to their fixed
+-- fields' end
+local llc_v2_needs = { [0x21] = 36, [0x22] = 36, [0x24] = 9, [0x25] = 28,
+		       [0x26] = 5, [0x27] = 20, [0x29] = 8 }
+
+-- LLC message m (the bytes captured, at least 4) of size bytes as sent:
+-- the bytes to decode (captured, up to the header's length), why it is
+-- malformed or nil, and a note on its length or nil
+local function llc_check(m, size, big, name)
+	local t = m(0, 1):uint()
+	local v2 = bit32.band(t, 0xF0) == 0x20
+	local hlen, need
+
+	if v2 then
+		hlen = big and m(1, 2):uint() or m(1, 2):le_uint()
+		need = llc_v2_needs[t] or 4
+	else
+		hlen = m(1, 1):uint()
+		need = 44
+	end
+	if size < need then
+		return math.min(m:len(), 4), string.format("%s of %u bytes, needs %u",
+					 name, size, need)
+	elseif hlen < need then
+		return math.min(m:len(), 4), string.format("%s of llc-len %u, needs %u",
+					 name, hlen, need)
+	elseif not v2 and (size ~= 44 or hlen ~= 44) then
+		return math.min(m:len(), 4),
+		       string.format("%s of %u bytes, llc-len %u: version 1 is 44",
+				     name, size, hlen)
+	end
+	local note
+	if size > hlen then
+		note = string.format("%u bytes past llc-len %u", size - hlen, hlen)
+	elseif size < hlen then
+		note = string.format("%u of llc-len %u bytes", size, hlen)
+	end
+	return math.min(m:len(), hlen), nil, note
+end
+
 -- The fields of LLC message m (the bytes the capture holds) under tree t,
 -- as lib/smcdump/llc.c decodes them: the layouts of RFC 7609 (version 1)
 -- and SMC Version 2 (types 0x21 on) as Linux's net/smc/smc_llc.c sends
@@ -1094,6 +1136,10 @@ local function dissect(tvb, pinfo, tree)
 			local m = pay(LLC_LINK_LEN)
 			local name = llc_names[m(0, 1):uint()] or
 				     string.format("llc-type 0x%02x", m(0, 1):uint())
+			local use, note
+
+			use, err, note = llc_check(m, pay_wire - LLC_LINK_LEN,
+						   big, name)
 
 			lt:add(f.llc_lgr, pay(0, 4))
 			lt:add(f.llc_link, pay(4, 1))
@@ -1104,7 +1150,10 @@ local function dissect(tvb, pinfo, tree)
 			lt:add(f.llc_peer_gid, pay(32, 16))
 			lt:add(f.llc_type, m(0, 1))
 			lt:add(f.llc_resp, m(3, 1))
-			dissect_llc_msg(m, lt:add(f.llc_msg, m), big)
+			dissect_llc_msg(m(0, use), lt:add(f.llc_msg, m), big)
+			if note then
+				lt:add(f.llc_note, note):set_generated()
+			end
 			lt:set_text("LLC " .. name)
 			pinfo.cols.info:append(" " .. name)
 			if bit32.band(m(3, 1):uint(), 0x80) ~= 0 then

@@ -1021,7 +1021,8 @@ int dump_analyze_report(struct dump_analyze *a)
 	}
 	close_json_array(PRINT_JSON, NULL);
 	if (a->lgrs) {
-		dump_lgrs_report(a->lgrs, "  ");
+		dump_lgrs_report(a->lgrs, "  ",
+				 a->has_token ? &a->token : NULL);
 		if (dump_lgrs_nomem(a->lgrs))
 			a->nomem = true;
 	}
@@ -1042,7 +1043,7 @@ int dump_analyze_report(struct dump_analyze *a)
 		return 3;
 	if (a->has_token && !nconn) {
 		fprintf(stderr,
-			"Error: no record of the capture has token 0x%08x.\n",
+			"Error: no connection has token 0x%08x.\n",
 			a->token);
 		return DUMP_AN_NO_TOKEN;
 	}

@@ -391,8 +391,10 @@ static void print_tail(const struct dump_ctx *c, const struct dump_rec *r,
 static void print_llc(const struct dump_ctx *c, const struct dump_rec *r)
 {
 	const uint8_t *p = r->payload, *m = p + DUMP_LLC_LINK_LEN;
-	char buf[INET6_ADDRSTRLEN];
+	char buf[INET6_ADDRSTRLEN], note[DUMP_ERRLEN];
 	const char *name;
+	size_t len;
+	bool bad;
 
 	if (r->payload_len < DUMP_LLC_LINK_LEN + 4)
 		return;	/* the capture cut it: "captured" says so */
@@ -416,8 +418,15 @@ static void print_llc(const struct dump_ctx *c, const struct dump_rec *r)
 	print_bool(PRINT_JSON, "response", NULL, m[3] & 0x80);
 	if (m[3] & 0x80)
 		print_string(PRINT_FP, NULL, "%s", " response");
-	dump_llc_print(m, r->payload_len - DUMP_LLC_LINK_LEN, r->big_endian,
-		       c->o.details);
+	len = dump_llc_check(m, r->payload_len - DUMP_LLC_LINK_LEN,
+			     r->payload_wire_len - DUMP_LLC_LINK_LEN,
+			     r->big_endian, &bad, note, sizeof(note));
+	dump_llc_print(m, len, r->big_endian, c->o.details);
+	/* a length that is odd but leaves the fields whole: said, not
+	 * counted (a malformed one is the record's error)
+	 */
+	if (!bad && note[0])
+		print_string(PRINT_ANY, "llc_note", " note: %s", note);
 }
 
 /* A record whose whole header was decoded (level 2), or a legacy one;
@@ -500,7 +509,7 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 		   " captured %u", r->payload_len);
 	if (cdc)
 		print_cdc(c, cdc);
-	if (r->type == SMC_DUMP_TYPE_LLC && !err)
+	if (r->type == SMC_DUMP_TYPE_LLC && (!err || r->llc_bad))
 		print_llc(c, r);
 	print_tail(c, r, err);
 }
@@ -720,6 +729,18 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 					      DUMP_CDC_D_LEN : DUMP_CDC_R_LEN))
 				pcdc = &cdc;
 		}
+	}
+	/* an LLC message shorter than its type needs: malformed, no event
+	 * of its link group
+	 */
+	if (rc == DUMP_OK && r.type == SMC_DUMP_TYPE_LLC &&
+	    r.payload_len >= DUMP_LLC_LINK_LEN + DUMP_LLC_MIN) {
+		dump_llc_check(r.payload + DUMP_LLC_LINK_LEN,
+			       r.payload_len - DUMP_LLC_LINK_LEN,
+			       r.payload_wire_len - DUMP_LLC_LINK_LEN,
+			       r.big_endian, &r.llc_bad, err, sizeof(err));
+		if (r.llc_bad)
+			rc = DUMP_BAD;
 	}
 	if (rc == DUMP_OK) {
 		c->cnt[r.type == SMC_DUMP_TYPE_CDC ? DUMP_CNT_CDC :
@@ -1208,7 +1229,7 @@ static int track_report(struct dump_ctx *c)
 	close_json_array(PRINT_JSON, NULL);
 	/* follow has none: its report is of the streams */
 	if (c->lgrs) {
-		dump_lgrs_report(c->lgrs, "\t");
+		dump_lgrs_report(c->lgrs, "\t", NULL);
 		if (dump_lgrs_nomem(c->lgrs))
 			c->nomem = true;
 	}

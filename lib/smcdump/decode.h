@@ -112,5 +112,7 @@ struct dump_ctx {
 const char *dump_llc_del_reason(uint32_t r);
 void dump_llc_print(const uint8_t *m, size_t len, bool big_endian,
 		    bool details);
+size_t dump_llc_check(const uint8_t *m, size_t caplen, size_t size,
+		      bool big_endian, bool *bad, char *note, size_t notelen);
 
 #endif /* SMCDUMP_DECODE_H */

@@ -90,7 +90,8 @@ struct lgr {
  * @type: the message's type
  * @rx: received
  * @resp: the message is a response
- * @link_id: the message's link id, when @has_id
+ * @failed: sent, and the send failed (SMC_DUMP_F_FAILED)
+ * @link_id: the message's link id (an event is made only with it)
  * @all, @orderly: DELETE_LINK's flags
  * @reason: DELETE_LINK's reason, when @has_reason
  * @has_addr: CONFIRM_LINK: @gid .. @peer_qpn, the record's link part;
@@ -108,7 +109,7 @@ struct lgr_ev {
 	uint8_t link_id;
 	bool rx;
 	bool resp;
-	bool has_id;
+	bool failed;
 	bool all;
 	bool orderly;
 	bool has_reason;
@@ -276,8 +277,10 @@ void dump_lgrs_llc(struct dump_lgrs *g, uint64_t frame, long long sec,
 {
 	const uint8_t *p = r->payload, *m = p + DUMP_LLC_LINK_LEN;
 	bool rx = r->flags & SMC_DUMP_F_RX;
+	char note[DUMP_ERRLEN];
 	size_t len, li;
 	struct lgr_ev *e;
+	bool bad;
 	struct lgr *l;
 	uint8_t t;
 
@@ -291,11 +294,22 @@ void dump_lgrs_llc(struct dump_lgrs *g, uint64_t frame, long long sec,
 		l->cnt[N_TYPES][rx]++;
 		return;
 	}
-	len = r->payload_len - DUMP_LLC_LINK_LEN;
+	/* the fields up to the message's own length; a malformed one
+	 * (decode.c takes none) makes no event
+	 */
+	len = dump_llc_check(m, r->payload_len - DUMP_LLC_LINK_LEN,
+			     r->payload_wire_len - DUMP_LLC_LINK_LEN,
+			     r->big_endian, &bad, note, sizeof(note));
 	t = m[0];
 	l->cnt[type_index(t)][rx]++;
-	if (t != 0x01 && t != 0x21 && t != 0x02 && t != 0x22 &&
-	    t != 0x04 && t != 0x24)
+	if (bad)
+		return;
+	/* an event names its link: none for a message the capture cut
+	 * before its link id (CONFIRM_LINK's is the record's link's)
+	 */
+	if (!((t == 0x01 || t == 0x21) ||
+	      ((t == 0x02 || t == 0x22) && len >= 32) ||
+	      ((t == 0x04 || t == 0x24) && len >= 5)))
 		return;
 	if (g->nev >= UINT32_MAX - 1 ||
 	    !grow(&g->ev, &g->evcap, g->nev, sizeof(*g->ev))) {
@@ -311,12 +325,12 @@ void dump_lgrs_llc(struct dump_lgrs *g, uint64_t frame, long long sec,
 	e->type = t;
 	e->rx = rx;
 	e->resp = m[3] & LLC_F_RESP;
+	e->failed = r->flags & SMC_DUMP_F_FAILED;
 	switch (t) {
 	case 0x01:
 	case 0x21:
 		/* the link it came on: the record's link part */
 		e->kind = EV_ADDED;
-		e->has_id = true;
 		e->link_id = len >= 30 ? m[29] : p[4];
 		e->has_addr = true;
 		e->qpn = get_be32(p + 8);
@@ -327,9 +341,6 @@ void dump_lgrs_llc(struct dump_lgrs *g, uint64_t frame, long long sec,
 	case 0x02:
 	case 0x22:
 		e->kind = m[3] & LLC_F_ADD_LINK_REJ ? EV_REJECTED : EV_ADDED;
-		if (len < 32)
-			break;
-		e->has_id = true;
 		e->link_id = m[31];
 		e->has_addr = true;
 		memcpy(e->gid, m + 12, 16);
@@ -339,16 +350,15 @@ void dump_lgrs_llc(struct dump_lgrs *g, uint64_t frame, long long sec,
 		e->kind = EV_REMOVED;
 		e->all = m[3] & LLC_F_DEL_LINK_ALL;
 		e->orderly = m[3] & LLC_F_DEL_LINK_ORDERLY;
-		if (len >= 5) {
-			e->has_id = true;
-			e->link_id = m[4];
-		}
+		e->link_id = m[4];
 		if (len >= 9) {
 			e->has_reason = true;
 			e->reason = get_be32(m + 5);
 		}
 		e->moved = g->nmoved;
-		g->last_del[r->mode] = (uint32_t)g->nev + 1;
+		/* a DELETE_LINK whose send failed moved nothing */
+		if (!e->failed)
+			g->last_del[r->mode] = (uint32_t)g->nev + 1;
 		break;
 	}
 	/* each group's events in a chain: the report reads them per group */
@@ -458,14 +468,17 @@ static void print_event(const struct dump_lgrs *g, const struct lgr_ev *e,
 		print_string(PRINT_FP, NULL, "%s", " response");
 	print_string(PRINT_JSON, "event", NULL, ev_key[e->kind]);
 	print_string(PRINT_FP, NULL, " %s", ev_name[e->kind]);
+	/* the send failed: the peer never saw it */
+	print_bool(PRINT_JSON, "failed", NULL, e->failed);
+	if (e->failed)
+		print_string(PRINT_FP, NULL, "%s", " failed");
 	if (e->kind == EV_REMOVED) {
 		print_bool(PRINT_JSON, "all", NULL, e->all);
 		if (e->all)
 			print_string(PRINT_FP, NULL, "%s", " link all");
 	}
-	if (e->has_id)
-		print_uint(e->all ? PRINT_JSON : PRINT_ANY, "link_id",
-			   " link %u", e->link_id);
+	print_uint(e->all ? PRINT_JSON : PRINT_ANY, "link_id", " link %u",
+		   e->link_id);
 	if (e->has_addr && (e->type == 0x01 || e->type == 0x21)) {
 		print_gid("gid", " gid %s", e->gid);
 		print_uint(PRINT_ANY, "qpn", " qp %u", e->qpn);
@@ -493,8 +506,9 @@ static void print_event(const struct dump_lgrs *g, const struct lgr_ev *e,
 		if (e->orderly)
 			print_string(PRINT_FP, NULL, "%s", " orderly");
 		open_json_array(PRINT_JSON, "moved");
-		print_string(PRINT_FP, NULL, "%s", " moved");
-		if (!e->nmoved)
+		if (!e->failed)
+			print_string(PRINT_FP, NULL, "%s", " moved");
+		if (!e->nmoved && !e->failed)
 			print_string(PRINT_FP, NULL, "%s", " none");
 		for (i = 0; i < e->nmoved; i++) {
 			const struct dump_conn *k = g->moved[e->moved + i];
@@ -533,23 +547,49 @@ static void print_counts(const struct lgr *l, const char *indent)
 	print_nl();
 }
 
+/* whether link group @l lists a connection of @token as moved */
+static bool lgr_moved(const struct dump_lgrs *g, const struct lgr *l,
+		      uint32_t token)
+{
+	const struct lgr_ev *e;
+	uint32_t j;
+	size_t i;
+
+	for (j = l->first_ev; j; j = e->next) {
+		e = &g->ev[j - 1];
+		for (i = 0; i < e->nmoved; i++)
+			if (dump_conn_has_token(g->moved[e->moved + i], token))
+				return true;
+	}
+	return false;
+}
+
 /**
  * dump_lgrs_report() - the link groups with their timelines, into the
  *	current JSON object as an array "link_groups"; nothing at all when
  *	the capture had no LLC record
  * @g: the timeline
  * @indent: text: what goes before an event's line and the counts
+ * @token: NULL, or only the link groups that list a connection of this
+ *	token under one of their DELETE_LINKs (all when none does)
  */
-void dump_lgrs_report(const struct dump_lgrs *g, const char *indent)
+void dump_lgrs_report(const struct dump_lgrs *g, const char *indent,
+		      const uint32_t *token)
 {
+	bool any = false;
 	uint32_t j;
 	size_t i;
 
 	if (!g->nlgr)
 		return;
+	for (i = 0; token && i < g->nlgr; i++)
+		any |= lgr_moved(g, &g->lgr[i], *token);
 	open_json_array(PRINT_JSON, "link_groups");
 	for (i = 0; i < g->nlgr; i++) {
 		const struct lgr *l = &g->lgr[i];
+
+		if (any && !lgr_moved(g, l, *token))
+			continue;
 
 		open_json_object(NULL);
 		print_x32("lgr_id", "lgr %s", l->id);
@@ -587,7 +627,7 @@ int dump_lgrs_marks(const struct dump_lgrs *g, struct dump_llc_mark **marks,
 		const struct lgr_ev *e = &g->ev[i];
 
 		/* only SMC-R has links; the graph marks their changes */
-		if (e->kind == EV_REJECTED ||
+		if (e->kind == EV_REJECTED || e->failed ||
 		    g->lgr[e->lgr].mode != SMC_DUMP_MODE_SMCR)
 			continue;
 		mk[k].t = e->t > g->base ? e->t - g->base : 0;

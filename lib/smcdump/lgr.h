@@ -24,7 +24,8 @@ void dump_lgrs_llc(struct dump_lgrs *g, uint64_t frame, long long sec,
 void dump_lgrs_data(struct dump_lgrs *g, struct dump_conn *k,
 		    const struct dump_rec *r);
 bool dump_lgrs_nomem(const struct dump_lgrs *g);
-void dump_lgrs_report(const struct dump_lgrs *g, const char *indent);
+void dump_lgrs_report(const struct dump_lgrs *g, const char *indent,
+		      const uint32_t *token);
 int dump_lgrs_marks(const struct dump_lgrs *g, struct dump_llc_mark **marks,
 		    size_t *n);
 void dump_lgrs_free(struct dump_lgrs *g);

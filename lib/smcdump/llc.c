@@ -29,6 +29,7 @@
 #define LLC_F_RKEY_RETRY	0x10
 
 #define LLC_HDR_LEN		4
+#define LLC_V1_LEN		44	/* every version 1 message */
 #define LLC_RTOKEN_LEN		13	/* link id or count, rkey, vaddr */
 #define LLC_RT_LEN		16	/* rkey, new rkey, new vaddr */
 
@@ -318,6 +319,82 @@ static void llc_delete_rkey(const uint8_t *m, const uint8_t *end, bool v2)
 	for (i = 0; i < n && k + 4 <= end; i++, k += 4)
 		print_x32(NULL, " %s", get_be32(k));
 	close_json_array(PRINT_JSON, NULL);
+}
+
+/*
+ * The bytes a message of type @t needs: version 1's are all 44 bytes
+ * (RFC 7609); version 2's up to the end of their fixed fields (ADD_LINK_V2's
+ * extension, the GIDs, the rkeys are as many as the length says)
+ */
+static size_t llc_needs(uint8_t t)
+{
+	if ((t & 0xf0) != 0x20)
+		return LLC_V1_LEN;
+	switch (t) {
+	case 0x21: return 36;
+	case 0x22: return 36;
+	case 0x24: return 9;
+	case 0x25: return 28;
+	case 0x26: return 5;
+	case 0x27: return 20;
+	case 0x29: return 8;
+	}
+	return LLC_HDR_LEN;
+}
+
+/**
+ * dump_llc_check() - whether an LLC message is as long as its type needs
+ * @m: the message (its 4-byte header first)
+ * @caplen: bytes of it in the capture, at least 4
+ * @size: its size as sent (the record's)
+ * @big_endian: the byte order of version 2's length (SMC_DUMP_F_BIG_ENDIAN)
+ * @bad: set when the message is malformed, else cleared
+ * @note: set to why it is malformed, or to what else is odd about its
+ *	length (empty when nothing is)
+ * @notelen: @note's size
+ *
+ * A message is malformed when it is shorter than its type needs, or of
+ * version 1 and not 44 bytes (by its length byte or its size).
+ *
+ * Return: the bytes of @m to decode: those captured, up to the header's
+ * length.
+ */
+size_t dump_llc_check(const uint8_t *m, size_t caplen, size_t size,
+		      bool big_endian, bool *bad, char *note, size_t notelen)
+{
+	bool v2 = (m[0] & 0xf0) == 0x20;
+	size_t hlen = v2 ? host16(m + 1, big_endian) : m[1];
+	const char *name = dump_llc_name(m[0]);
+	size_t need = llc_needs(m[0]);
+	char tbuf[16];
+
+	if (!name) {
+		snprintf(tbuf, sizeof(tbuf), "llc-type 0x%02x", m[0]);
+		name = tbuf;
+	}
+	*bad = true;
+	if (size < need)
+		snprintf(note, notelen, "%s of %zu bytes, needs %zu", name,
+			 size, need);
+	else if (hlen < need)
+		snprintf(note, notelen, "%s of llc-len %zu, needs %zu", name,
+			 hlen, need);
+	else if (!v2 && (size != LLC_V1_LEN || hlen != LLC_V1_LEN))
+		snprintf(note, notelen,
+			 "%s of %zu bytes, llc-len %zu: version 1 is %u",
+			 name, size, hlen, LLC_V1_LEN);
+	else
+		*bad = false;
+	if (*bad)
+		return caplen < LLC_HDR_LEN ? caplen : LLC_HDR_LEN;
+	if (size > hlen)
+		snprintf(note, notelen, "%zu bytes past llc-len %zu",
+			 size - hlen, hlen);
+	else if (size < hlen)
+		snprintf(note, notelen, "%zu of llc-len %zu bytes", size, hlen);
+	else if (notelen)
+		note[0] = '\0';
+	return caplen < hlen ? caplen : hlen;
 }
 
 /**

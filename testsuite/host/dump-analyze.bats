@@ -258,7 +258,7 @@ EOF
 		 .tx.stalls == [{"duration_ns":200000000,"start_ns":100000000,
 				 "start_frame":2,"end_frame":3,"window_full":false}])'
 	run -4 --separate-stderr "$SMC" dump analyze token 0x99 "$T/two.pcap"
-	[ "$stderr" = "Error: no record of the capture has token 0x00000099." ]
+	[ "$stderr" = "Error: no connection has token 0x00000099." ]
 	run -2 --separate-stderr "$SMC" dump analyze token xyz "$T/two.pcap"
 	[[ "$stderr" == *'"xyz" is wrong'* ]]
 	run -2 --separate-stderr "$SMC" dump analyze token 0x100000000 "$T/two.pcap"

@@ -148,7 +148,7 @@ EOF
 	run -2 --separate-stderr "$SMC" dump graph
 	[[ "$stderr" == *"FILE expected"* ]]
 	run -4 --separate-stderr "$SMC" dump graph token 7 write "$T/n.png" "$T/c1.pcap"
-	[ "$stderr" = "Error: no SMC records of token 0x00000007 in $T/c1.pcap." ]
+	[ "$stderr" = "Error: no data or CDC records of token 0x00000007 in $T/c1.pcap." ]
 	[ ! -e "$T/n.png" ]
 	run -3 --separate-stderr "$SMC" dump graph write "$T/nodir/g.png" "$T/c1.pcap"
 	[[ "$stderr" == "Error: $T/nodir/g-smcr-00000001-tx.png: "* ]]

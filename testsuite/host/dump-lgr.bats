@@ -231,3 +231,70 @@ PY
 	# token 3 (500..600 ms): none
 	[ "$(mark_cols "$T/g/g-smcr-00000003-tx.png")" = "added  removed " ]
 }
+
+@test "lgr: a malformed message or one the capture cut before its link id makes no event" {
+	# CONFIRM_LINK_V2 and ADD_LINK of 4 bytes: malformed; an ADD_LINK and
+	# a DELETE_LINK the capture cut inside their header's link part (130
+	# bytes before the message, 4 of it: no link id)
+	"$GEN" -V 4 "$T/m.pcap" <<-EOF
+	llc lgr=1 msg=21ff0080
+	llc lgr=1 msg=02000000
+	llc lgr=1 msg=$AL cut=$((130 + 31))
+	llc lgr=1 msg=$DL1 cut=$((130 + 4))
+	llc lgr=1 msg=$CL1
+	EOF
+	run -1 --separate-stderr "$SMC" -j dump stats "$T/m.pcap"
+	[ "$(jq -c '.[0].link_groups[0] | [.llc, [.events[] | [.frame, .type, .link_id]]]' <<<"$output")" = '[3,[[5,"CONFIRM_LINK",1]]]' ]
+}
+
+@test "lgr: a message whose send failed is said failed, draws no mark, moves nothing" {
+	# CONFIRM_LINK, then an ADD_LINK and a DELETE_LINK of link 1 sent
+	# and failed (flag 0x04), token 1's data around them: 100..200
+	# again after the DELETE_LINK (frame 6) would be a move
+	"$GEN" -V 4 "$T/f.pcap" <<-EOF
+	llc  ts=1700000000.000000 lgr=0x0a01 link=1 qp=17 peerqp=18 msg=$CL1
+	data ts=1700000000.010000 token=1 offset=0 len=100
+	llc  ts=1700000000.100000 lgr=0x0a01 link=1 qp=17 peerqp=18 msg=$AL flags=0x04
+	data ts=1700000000.200000 token=1 offset=100 len=100
+	llc  ts=1700000000.300000 lgr=0x0a01 link=2 qp=19 peerqp=20 msg=$DL1 flags=0x04
+	data ts=1700000000.310000 token=1 offset=100 len=100
+	EOF
+	run -0 "$SMC" dump stats "$T/f.pcap"
+	echo "$output"
+	[[ "$output" == *"frame 3 tx ADD_LINK link-added failed link 2 "* ]]
+	[[ "$output" == *"frame 5 tx DELETE_LINK link-removed failed link 1 reason lost-path"$'\n'* ]]
+	run -0 "$SMC" -j dump analyze "$T/f.pcap"
+	[ "$(jq -c '[.[0].link_groups[0].events[] | [.frame, .failed, .moved]]' <<<"$output")" = '[[1,false,null],[3,true,null],[5,true,[]]]' ]
+	rm -rf "$T/g" && mkdir "$T/g"
+	run -0 "$SMC" -j dump graph write "$T/g/g.png" "$T/f.pcap"
+	[ "$(jq -c '[.[] | [.token, .series.llc_link_up, .series.llc_link_down]]' <<<"$output")" = '[["0x00000001",null,null]]' ]
+	[ "$(mark_cols "$T/g/g.png")" = "added  removed " ]
+}
+
+@test "lgr: analyze token T shows the link groups that moved its connection, or all" {
+	gen_lgr "$T/l.pcap"
+	# token 1 moved under 0x0a01's DELETE_LINK, token 3 under 0x0b02's
+	run -0 "$SMC" -j dump analyze token 1 "$T/l.pcap"
+	[ "$(jq -c '[.[0].link_groups[].lgr_id]' <<<"$output")" = '["0x00000a01"]' ]
+	run -0 "$SMC" -j dump analyze token 3 "$T/l.pcap"
+	[ "$(jq -c '[.[0].link_groups[].lgr_id]' <<<"$output")" = '["0x00000b02"]' ]
+	# token 2 moved nowhere: every link group
+	run -0 "$SMC" -j dump analyze token 2 "$T/l.pcap"
+	[ "$(jq -c '[.[0].link_groups[].lgr_id]' <<<"$output")" = '["0x00000a01","0x00000b02"]' ]
+	run -0 "$SMC" -j dump analyze "$T/l.pcap"
+	[ "$(jq -c '[.[0].link_groups[].lgr_id]' <<<"$output")" = '["0x00000a01","0x00000b02"]' ]
+}
+
+@test "lgr: a capture of LLC records only: no data or CDC record, no connection" {
+	"$GEN" -V 4 "$T/j.pcap" <<-EOF
+	llc lgr=1 msg=$CL1
+	llc lgr=1 msg=$DL1
+	EOF
+	run -4 --separate-stderr "$SMC" dump graph "$T/j.pcap"
+	[ "$stderr" = "Error: no data or CDC records in $T/j.pcap." ]
+	run -4 --separate-stderr "$SMC" dump graph rx "$T/j.pcap"
+	[ "$stderr" = "Error: no rx data or CDC records in $T/j.pcap." ]
+	# the LLC records carry token 1 (the link group's id): no connection
+	run --separate-stderr "$SMC" dump analyze token 1 "$T/j.pcap"
+	[ "$stderr" = "Error: no connection has token 0x00000001." ]
+}

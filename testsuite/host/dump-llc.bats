@@ -150,3 +150,55 @@ gen_all() {
 	# CONFIRM_RKEY cut inside its second token: the first only
 	[ "$(jq -c '.[1].llc | [.num_rkeys, (.rtokens | length)]' <<<"$output")" = '[2,1]' ]
 }
+
+@test "a message shorter than its type needs is malformed: counted, named, no fields" {
+	# CONFIRM_LINK_V2 of 4 bytes (length 255 says more); ADD_LINK of 4
+	# bytes with length 0; the rejected ADD_LINK of 44 bytes with length
+	# 40 and CONFIRM_LINK one byte short: version 1 is 44 bytes
+	al40=${MSGS[2 * 3 + 1]}
+	al40=0228${al40:4}
+	"$GEN" -V 4 "$T/s.pcap" <<-EOF
+	llc lgr=1 msg=21ff0080
+	llc lgr=1 msg=02000000
+	llc lgr=1 msg=$al40
+	llc lgr=1 msg=${MSGS[1]:0:86}
+	EOF
+	run -1 "$SMC" dump read -d "$T/s.pcap"
+	echo "$output"
+	[[ "${lines[0]}" == *" CONFIRM_LINK_V2 response llc-ver 2 llc-len 255 malformed: CONFIRM_LINK_V2 of 4 bytes, needs 36" ]]
+	[[ "${lines[1]}" == *" ADD_LINK llc-ver 1 llc-len 0 malformed: ADD_LINK of 4 bytes, needs 44" ]]
+	[[ "${lines[2]}" == *" ADD_LINK llc-ver 1 llc-len 40 rejected reason 1 malformed: ADD_LINK of llc-len 40, needs 44" ]]
+	[[ "${lines[3]}" == *" CONFIRM_LINK response llc-ver 1 llc-len 44 malformed: CONFIRM_LINK of 43 bytes, needs 44" ]]
+	run -1 "$SMC" -j dump read "$T/s.pcap"
+	[ "$(jq -c '[.[] | [.msg_type, .llc, .error]]' <<<"$output")" = '[["CONFIRM_LINK_V2",{"version":2,"length":255},"CONFIRM_LINK_V2 of 4 bytes, needs 36"],["ADD_LINK",{"version":1,"length":0,"rejected":false},"ADD_LINK of 4 bytes, needs 44"],["ADD_LINK",{"version":1,"length":40,"rejected":true,"reject_reason":1},"ADD_LINK of llc-len 40, needs 44"],["CONFIRM_LINK",{"version":1,"length":44},"CONFIRM_LINK of 43 bytes, needs 44"]]' ]
+	run -1 "$SMC" dump stats "$T/s.pcap"
+	# none is an LLC record of the counts nor a link event
+	[[ "$output" == *" cdc 0 legacy 0 "*" malformed 4 "* ]]
+	[[ "$output" != *link-added* ]]
+	# every message of MSGS is as long as its type needs
+	gen_all "$T/all.pcap"
+	run -0 "$SMC" dump stats "$T/all.pcap"
+	[[ "$output" == *" malformed 0 "* ]]
+}
+
+@test "version 2's length bounds the fields: a record with more or fewer bytes gets a note" {
+	# ADD_LINK_V2 of 104 bytes with length 44: no extension, 60 bytes
+	# past; REQ_ADD_LINK_V2 of 60 bytes with length 28: no GID
+	al=${MSGS[3 * 3 + 1]}
+	ral=${MSGS[8 * 3 + 1]}
+	"$GEN" -V 4 "$T/l.pcap" <<-EOF
+	llc lgr=1 msg=222c00${al:6}
+	llc lgr=1 msg=251c00${ral:6}
+	llc lgr=1 msg=${ral:0:2}4000${ral:6}
+	llc lgr=1 msg=$ral
+	EOF
+	run -0 "$SMC" dump read "$T/l.pcap"
+	echo "$output"
+	[[ "${lines[0]}" == *" ADD_LINK_V2 sender-mac 02:00:00:00:00:0c sender-gid fe80::c sender-qp 515 link-id 2 mtu 3 psn 7 note: 60 bytes past llc-len 44" ]]
+	[[ "${lines[1]}" == *" REQ_ADD_LINK_V2 gids 2 note: 32 bytes past llc-len 28" ]]
+	# a length above the record's bytes: the bytes there, and a note
+	[[ "${lines[2]}" == *" REQ_ADD_LINK_V2 gids 2 fe80::e fe80::f note: 60 of llc-len 64 bytes" ]]
+	[[ "${lines[3]}" == *" REQ_ADD_LINK_V2 gids 2 fe80::e fe80::f" ]]
+	run -0 "$SMC" -j dump read "$T/l.pcap"
+	[ "$(jq -c '[.[] | [.llc_note, (.llc | has("target_gid")), (.llc.gids | length)]]' <<<"$output")" = '[["60 bytes past llc-len 44",false,0],["32 bytes past llc-len 28",false,0],["60 of llc-len 64 bytes",false,2],[null,false,2]]' ]
+}

@@ -35,7 +35,7 @@ FIELDS = [
     "smcdump.stream_seq", "smcdump.flags.big_endian",
     "smcdump.llc.lgr_id", "smcdump.llc.link_id", "smcdump.llc.qpn",
     "smcdump.llc.peer_qpn", "smcdump.llc.gid", "smcdump.llc.peer_gid",
-    "smcdump.llc.type", "smcdump.llc.response",
+    "smcdump.llc.type", "smcdump.llc.response", "smcdump.llc.note",
 ] + ["smcdump.cdc.prod_flags." + n for n in PF] \
   + ["smcdump.cdc.conn_state_flags." + n for n in CSF]
 # the LLC message's fields (the "llc" object of smc dump read)
@@ -214,6 +214,7 @@ for n, r in sorted(recs.items()):
                                  ("response", "response",
                                   lambda s: s == "1")):
                 eq(k, "smcdump.llc." + fld, conv)
+            eq("llc_note", "smcdump.llc.note")
             eq("msg_type", "smcdump.llc.type",
                lambda s: LLC.get(int(s, 16), "llc-type 0x%02x" % int(s, 16)),
                r["msg_type"] if r["msg_type"] in LLC.values() else
