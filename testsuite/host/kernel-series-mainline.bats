@@ -116,5 +116,9 @@ $f:1:5: warning: symbol 'x' was not declared. Should it be static?" ]
 	echo "$output"
 	[ "$status" -eq 0 ]
 	n=$(echo "$PATCHES" | grep -c .)
-	[[ "$output" == *"$n patches: each applies, builds with W=1 and C=2 without new warnings, kernel-doc clean"* ]]
+	[[ "$output" == *"$n patches: each applies, builds with W=1 and sparse without new warnings, kernel-doc clean"* ]]
+	# sparse read the base tree (kbuild's CHECK lines), and each patch's
+	# rebuilt files
+	grep -q '^ *CHECK ' "$BATS_TEST_TMPDIR/check/base.warn.raw"
+	grep -q '^ *CHECK .*smc_dump.c' "$BATS_TEST_TMPDIR/check/patch-1.warn.raw"
 }
