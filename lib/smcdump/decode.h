@@ -109,6 +109,11 @@ struct dump_ctx {
 };
 
 /* llc.c: an LLC record's message */
+/* a 16-byte GID as an IPv6 address; a 32-bit value as 0x%08x: key in
+ * JSON, fmt in text (NULL: JSON only)
+ */
+void dump_print_gid(const char *key, const char *fmt, const uint8_t *p);
+void dump_print_x32(const char *key, const char *fmt, uint32_t v);
 const char *dump_llc_del_reason(uint32_t r);
 void dump_llc_print(const uint8_t *m, size_t len, bool big_endian,
 		    bool details);

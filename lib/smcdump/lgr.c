@@ -420,22 +420,6 @@ static const char *mode_text(uint8_t mode)
 	return mode == SMC_DUMP_MODE_SMCD ? "smcd" : "smcr";
 }
 
-static void print_gid(const char *key, const char *fmt, const uint8_t *p)
-{
-	char buf[INET6_ADDRSTRLEN];
-
-	inet_ntop(AF_INET6, p, buf, sizeof(buf));
-	print_string(PRINT_ANY, key, fmt, buf);
-}
-
-static void print_x32(const char *key, const char *fmt, uint32_t v)
-{
-	char buf[12];
-
-	snprintf(buf, sizeof(buf), "0x%08x", v);
-	print_string(PRINT_ANY, key, fmt, buf);
-}
-
 /* JSON: ns since the first frame; text "at 1.234567 s" */
 static void print_time(const struct dump_lgrs *g, int64_t t)
 {
@@ -480,12 +464,12 @@ static void print_event(const struct dump_lgrs *g, const struct lgr_ev *e,
 	print_uint(e->all ? PRINT_JSON : PRINT_ANY, "link_id", " link %u",
 		   e->link_id);
 	if (e->has_addr && (e->type == 0x01 || e->type == 0x21)) {
-		print_gid("gid", " gid %s", e->gid);
+		dump_print_gid("gid", " gid %s", e->gid);
 		print_uint(PRINT_ANY, "qpn", " qp %u", e->qpn);
-		print_gid("peer_gid", " peer-gid %s", e->peer_gid);
+		dump_print_gid("peer_gid", " peer-gid %s", e->peer_gid);
 		print_uint(PRINT_ANY, "peer_qpn", " peer-qp %u", e->peer_qpn);
 	} else if (e->has_addr) {
-		print_gid("sender_gid", " sender-gid %s", e->gid);
+		dump_print_gid("sender_gid", " sender-gid %s", e->gid);
 		print_uint(PRINT_ANY, "sender_qpn", " sender-qp %u", e->qpn);
 	}
 	if (e->kind == EV_REMOVED) {
@@ -493,7 +477,7 @@ static void print_event(const struct dump_lgrs *g, const struct lgr_ev *e,
 			const char *rn = dump_llc_del_reason(e->reason);
 			char buf[12];
 
-			print_x32("reason_code", NULL, e->reason);
+			dump_print_x32("reason_code", NULL, e->reason);
 			snprintf(buf, sizeof(buf), "0x%08x", e->reason);
 			if (rn)
 				print_string(PRINT_ANY, "reason", " reason %s",
@@ -516,7 +500,7 @@ static void print_event(const struct dump_lgrs *g, const struct lgr_ev *e,
 			open_json_object(NULL);
 			print_u64(PRINT_ANY, "conn", " conn %" PRIu64,
 				  (uint64_t)k->conn);
-			print_x32("token", " token %s", k->token);
+			dump_print_x32("token", " token %s", k->token);
 			close_json_object();
 		}
 		close_json_array(PRINT_JSON, NULL);
@@ -592,7 +576,7 @@ void dump_lgrs_report(const struct dump_lgrs *g, const char *indent,
 			continue;
 
 		open_json_object(NULL);
-		print_x32("lgr_id", "lgr %s", l->id);
+		dump_print_x32("lgr_id", "lgr %s", l->id);
 		print_string(PRINT_JSON, "mode", NULL, mode_json(l->mode));
 		print_string(PRINT_FP, NULL, " %s", mode_text(l->mode));
 		print_u64(PRINT_ANY, "llc", " llc %" PRIu64,

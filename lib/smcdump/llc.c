@@ -97,7 +97,7 @@ static void print_mac(const char *key, const char *fmt, const uint8_t *p)
 	print_string(PRINT_ANY, key, fmt, buf);
 }
 
-static void print_gid(const char *key, const char *fmt, const uint8_t *p)
+void dump_print_gid(const char *key, const char *fmt, const uint8_t *p)
 {
 	char buf[INET6_ADDRSTRLEN];
 
@@ -105,7 +105,7 @@ static void print_gid(const char *key, const char *fmt, const uint8_t *p)
 	print_string(PRINT_ANY, key, fmt, buf);
 }
 
-static void print_x32(const char *key, const char *fmt, uint32_t v)
+void dump_print_x32(const char *key, const char *fmt, uint32_t v)
 {
 	char buf[12];
 
@@ -148,7 +148,7 @@ static void print_rtokens(const uint8_t *p, const uint8_t *end,
 			print_uint(PRINT_ANY, "link_id", " [link %u", p[0]);
 		else
 			print_string(PRINT_FP, NULL, "%s", " [this-link");
-		print_x32("rkey", " rkey %s", get_be32(p + 1));
+		dump_print_x32("rkey", " rkey %s", get_be32(p + 1));
 		print_x64("vaddr", " vaddr %s]", get_be64(p + 5));
 		close_json_object();
 	}
@@ -163,8 +163,8 @@ static void print_rts(const uint8_t *p, const uint8_t *end, unsigned int n)
 	open_json_array(PRINT_JSON, "rkeys");
 	for (i = 0; i < n && p + LLC_RT_LEN <= end; i++, p += LLC_RT_LEN) {
 		open_json_object(NULL);
-		print_x32("rkey", " [rkey %s", get_be32(p));
-		print_x32("new_rkey", " new-rkey %s", get_be32(p + 4));
+		dump_print_x32("rkey", " [rkey %s", get_be32(p));
+		dump_print_x32("new_rkey", " new-rkey %s", get_be32(p + 4));
 		print_x64("new_vaddr", " new-vaddr %s]", get_be64(p + 8));
 		close_json_object();
 	}
@@ -177,10 +177,10 @@ static void llc_confirm_link(const uint8_t *m, const uint8_t *end)
 	if (m + 36 > end)
 		return;
 	print_mac("sender_mac", " sender-mac %s", m + 4);
-	print_gid("sender_gid", " sender-gid %s", m + 10);
+	dump_print_gid("sender_gid", " sender-gid %s", m + 10);
 	print_uint(PRINT_ANY, "sender_qpn", " sender-qp %u", get_be24(m + 26));
 	print_uint(PRINT_ANY, "link_id", " link-id %u", m[29]);
-	print_x32("link_uid", " link-uid %s", get_be32(m + 30));
+	dump_print_x32("link_uid", " link-uid %s", get_be32(m + 30));
 	print_uint(PRINT_ANY, "max_links", " max-links %u", m[34]);
 	print_uint(PRINT_ANY, "max_conns", " max-conns %u", m[35]);
 }
@@ -199,7 +199,7 @@ static void llc_add_link(const uint8_t *m, const uint8_t *end, bool v2,
 	if (m + 36 > end)
 		return;
 	print_mac("sender_mac", " sender-mac %s", m + 4);
-	print_gid("sender_gid", " sender-gid %s", m + 12);
+	dump_print_gid("sender_gid", " sender-gid %s", m + 12);
 	print_uint(PRINT_ANY, "sender_qpn", " sender-qp %u", get_be24(m + 28));
 	print_uint(PRINT_ANY, "link_id", " link-id %u", m[31]);
 	print_uint(PRINT_ANY, "qp_mtu", " mtu %u", m[32] & 0x0f);
@@ -208,7 +208,7 @@ static void llc_add_link(const uint8_t *m, const uint8_t *end, bool v2,
 	if (!v2 || x + 28 > end)
 		return;
 	print_flag("direct", "direct", x[0] & 0x80);
-	print_gid("target_gid", " target-gid %s", x + 2);
+	dump_print_gid("target_gid", " target-gid %s", x + 2);
 	print_uint(PRINT_ANY, "num_rkeys", " rkeys %u",
 		   host16(x + 26, big_endian));
 	print_rts(x + 28, end, host16(x + 26, big_endian));
@@ -236,7 +236,7 @@ static void llc_delete_link(const uint8_t *m, const uint8_t *end)
 		return;
 	print_uint(PRINT_ANY, "link_id", " link-id %u", m[4]);
 	r = get_be32(m + 5);
-	print_x32("reason_code", NULL, r);
+	dump_print_x32("reason_code", NULL, r);
 	name = dump_llc_del_reason(r);
 	if (name) {
 		print_string(PRINT_ANY, "reason", " reason %s", name);
@@ -262,7 +262,7 @@ static void llc_req_add_link(const uint8_t *m, const uint8_t *end)
 	print_uint(PRINT_ANY, "num_gids", " gids %u", m[24]);
 	open_json_array(PRINT_JSON, "gids");
 	for (i = 0; i < m[24] && g + 16 <= end; i++, g += 16)
-		print_gid(NULL, " %s", g);
+		dump_print_gid(NULL, " %s", g);
 	close_json_array(PRINT_JSON, NULL);
 }
 
@@ -317,7 +317,7 @@ static void llc_delete_rkey(const uint8_t *m, const uint8_t *end, bool v2)
 	n = v2 || m[4] < 8 ? m[4] : 8;
 	open_json_array(PRINT_JSON, "rkeys");
 	for (i = 0; i < n && k + 4 <= end; i++, k += 4)
-		print_x32(NULL, " %s", get_be32(k));
+		dump_print_x32(NULL, " %s", get_be32(k));
 	close_json_array(PRINT_JSON, NULL);
 }
 
