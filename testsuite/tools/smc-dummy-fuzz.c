@@ -107,6 +107,13 @@ static void put_rand(struct buf *b, size_t n)
 }
 
 /* an attribute header with nla_len = 4 + n, then n payload bytes, padded */
+/* the largest value of the u8 attribute @type (mode or capture) */
+static unsigned int u8_max(uint16_t type)
+{
+	return type == IFLA_SMC_DUMMY_MODE ? SMC_DUMMY_MODE_MAX :
+					     SMC_DUMMY_CAPTURE_MAX;
+}
+
 static void put_attr(struct buf *b, uint16_t type, const void *p, size_t n)
 {
 	uint16_t hdr[2] = { 4 + n, type };
@@ -133,7 +140,8 @@ static void gen_payload(struct buf *b, uint16_t type, int depth)
 			    chance(50) ? SNAPLEN_MAX + 1 + rn(16) :
 			    (uint32_t)rnd();
 		else
-			v = chance(60) ? rn(3) : chance(50) ? 3 : rnd() & 0xff;
+			v = chance(60) ? rn(u8_max(type) + 1) :
+			    chance(50) ? u8_max(type) + 1u : rnd() & 0xff;
 		put_bytes(b, &v, want);
 	} else if (k < 75) {
 		put_rand(b, rn(17));		/* 0 to 16 bytes */
@@ -241,7 +249,7 @@ static int model(const uint8_t *d, int len, struct state *st)
 				memcpy(&v, p, 4);
 				if (v > SNAPLEN_MAX)
 					return -ERANGE;
-			} else if (p[0] > 2) {
+			} else if (p[0] > u8_max(type)) {
 				return -ERANGE;
 			}
 			tb[type] = p;
@@ -432,8 +440,9 @@ static bool same(const struct readback *rb, const struct state *st)
 
 static bool in_range(const struct readback *rb)
 {
-	return rb->mode >= 0 && rb->mode <= 2 && rb->capture >= 0 &&
-	       rb->capture <= 2 && rb->snaplen >= 0 &&
+	return rb->mode >= 0 && rb->mode <= SMC_DUMMY_MODE_MAX &&
+	       rb->capture >= 0 && rb->capture <= SMC_DUMMY_CAPTURE_MAX &&
+	       rb->snaplen >= 0 &&
 	       rb->snaplen <= SNAPLEN_MAX;
 }
 

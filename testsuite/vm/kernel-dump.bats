@@ -59,14 +59,14 @@ teardown() {
 ERANGE_MSG='error: Numerical result out of range (errno 34): integer out of range'
 EINVAL_LEN='error: Invalid argument (errno 22): invalid attribute length'
 MODE_POL='(IFLA_SMC_DUMMY_MODE: u8 0..2)'
-CAPTURE_POL='(IFLA_SMC_DUMMY_CAPTURE: u8 0..2)'
+CAPTURE_POL='(IFLA_SMC_DUMMY_CAPTURE: u8 0..3)'
 SNAPLEN_POL='(IFLA_SMC_DUMMY_SNAPLEN: u32 0..65535)'
 
 @test "link: invalid values are refused with an extack naming the attribute and its range" {
 	run "$NL" add bad0 mode 3
 	[ "$status" -eq 1 ]
 	[ "$output" = "$ERANGE_MSG $MODE_POL" ]
-	run "$NL" add bad0 capture 3
+	run "$NL" add bad0 capture 4
 	[ "$status" -eq 1 ]
 	[ "$output" = "$ERANGE_MSG $CAPTURE_POL" ]
 	run "$NL" add bad0 snaplen 65536

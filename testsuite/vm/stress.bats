@@ -192,7 +192,7 @@ pick() {
 random_filter() {
 	FILTER=()
 	[ $((RANDOM % 2)) = 0 ] && FILTER+=(mode $((RANDOM % 3)))
-	[ $((RANDOM % 2)) = 0 ] && FILTER+=(capture $((RANDOM % 3)))
+	[ $((RANDOM % 2)) = 0 ] && FILTER+=(capture $((RANDOM % 4)))
 	if [ $((RANDOM % 2)) = 0 ]; then
 		pick 0 1 64 1000 65535
 		FILTER+=(snaplen "$PICK")
