@@ -38,7 +38,8 @@ tools:
 # nothing mixes with the native objects); make cross ARCH=s390x builds one.
 # It first installs the compilers, qemu-user-static and the architectures'
 # libraries (scripts/deps.sh cross, as root; nothing once they are there).
-# Left out: the bpf backend and smc dump graph (scripts/cross-build.sh).
+# With the bpf backend (its BPF objects in the byte order of ARCH); left
+# out: smc dump graph (scripts/cross-build.sh).
 CROSS_ARCHS := s390x arm64
 cross:
 	@bash scripts/deps.sh cross
@@ -149,9 +150,16 @@ check-matrix: deps
 	bash testsuite/matrix/run-suite --all
 
 # Debian packages smc-dump and smc-dump-dkms in build/deb/, lintian-checked
-# (scripts/make-deb.sh, debian/)
+# (scripts/make-deb.sh, debian/); DEB_ARCHS="amd64 arm64 s390x" adds
+# smc-dump of arm64 and s390x, cross-built on make cross's sysroots (which
+# scripts/deps.sh cross installs first)
+DEB_NATIVE := $(shell dpkg --print-architecture 2>/dev/null)
+DEB_ARCHS ?= $(DEB_NATIVE)
 deb: deps
-	bash scripts/make-deb.sh
+ifneq ($(filter-out $(DEB_NATIVE),$(DEB_ARCHS)),)
+	@bash scripts/deps.sh cross
+endif
+	bash scripts/make-deb.sh $(DEB_ARCHS)
 
 # make install: smc (with smcss, smcdump-ex, smc run's preload library,
 # every man page, the bash completion), the ip plugin, the Wireshark dissector. It builds only what

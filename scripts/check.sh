@@ -2,7 +2,7 @@
 # make check: every tier, one tally.
 #
 # First the VM runner's own tests (short boots) beside the Debian packages
-# (make deb, lintian) and the DKMS build of smc-dump-dkms for Debian's
+# (make deb, lintian; smc-dump also for arm64 and s390x) and the DKMS build of smc-dump-dkms for Debian's
 # kernel; then the SMC-R tests (two guests on that kernel with the
 # DKMS-built modules; they write the real SMC-R captures under
 # build/smcr-results that the host tier's Wireshark comparison reads) and
@@ -58,8 +58,11 @@ runner() {
 order+=(runner deb dkms smcr failover)
 lane runner runner
 runner_pid=$LANE_PID
-tier deb "Debian packages (make deb: dpkg-buildpackage, lintian)" \
-	bash scripts/make-deb.sh
+# with smc-dump of arm64 and s390x, cross-built on scripts/deps.sh
+# cross's sysroots (which the cross tier uses too)
+tier deb "Debian packages (make deb: dpkg-buildpackage, lintian; arm64 and s390x cross-built)" \
+	bash -c 'bash scripts/deps.sh cross &&
+		bash scripts/make-deb.sh "$(dpkg --print-architecture)" arm64 s390x'
 dkms_deb=$(ls build/deb/smc-dump-dkms_*_all.deb 2>/dev/null | tail -n 1)
 tier dkms "DKMS build of smc-dump-dkms for Debian's kernel" \
 	bash scripts/stock-dkms.sh "${dkms_deb:-build/deb/no-smc-dump-dkms.deb}"

@@ -16,10 +16,12 @@
 #                    scripts/stock-source.sh fetches the release the DKMS
 #                    source is made from (apt-get download, 154 MB)
 #   deps.sh cross    what make cross and the cross tier use: Debian's cross
-#                    compilers for s390x and arm64, libpcap and libmnl of
-#                    those architectures (dpkg --add-architecture, from the
-#                    same apt sources), qemu-user-static to run what they
-#                    build, and the native build for the reference output
+#                    compilers for s390x and arm64, libpcap, libmnl, libbpf
+#                    and bpftool of those architectures (dpkg
+#                    --add-architecture, from the same apt sources),
+#                    qemu-user-static to run what they build, clang for
+#                    the BPF objects, and the native build for the
+#                    reference output
 set -euo pipefail
 
 case ${1:-} in
@@ -48,9 +50,12 @@ DEMO_PKGS="build-essential pkg-config libmnl-dev libpcap-dev libcairo2-dev
       libbpf-dev bpftool clang pahole dpkg-dev kmod cpio xz-utils
       busybox-static file qemu-system-x86 tcpdump iproute2 jq"
 
-# make cross: the compilers for s390x and arm64 and qemu-user-static, then
-# per architecture a sysroot of its libc, libpcap and libmnl with what they
-# depend on (cross_sysroot), and the amd64 build the cross tier compares
+# make cross: the compilers for s390x and arm64, clang (the bpf backend's
+# objects, -target bpfeb or bpfel) and qemu-user-static, then per
+# architecture a sysroot of its libc, libpcap, libmnl, libbpf (libelf,
+# zlib) and bpftool with what they depend on (cross_sysroot; bpftool
+# writes the skeleton of ARCH's BPF object under qemu-user:
+# scripts/cross-build.sh says why), and the amd64 build the cross tier compares
 # with (testsuite/host/cross.bats). Not Debian's multiarch -dev packages
 # (libpcap0.8-dev:s390x): a Multi-Arch: same package must have the same
 # version in every architecture, and Debian 12's LTS security suite has no
@@ -61,12 +66,12 @@ DEMO_PKGS="build-essential pkg-config libmnl-dev libpcap-dev libcairo2-dev
 # compilers take it as --sysroot, qemu-user as -L (scripts/cross-build.sh).
 CROSS_ARCHS="s390x arm64"
 CROSS_PKGS="build-essential pkg-config libmnl-dev libpcap-dev bats rsync file
-      qemu-user-static gcc-s390x-linux-gnu gcc-aarch64-linux-gnu"
+      qemu-user-static gcc-s390x-linux-gnu gcc-aarch64-linux-gnu clang"
 CROSS_ROOT=${SMC_DUMP_CROSS_ROOT:-/var/lib/smc-dump-cross}
 # the sysroot's packages and the ones they depend on (cross_closure); the
 # tools among them (pkg-config, sed) are the build machine's, libelogind0
 # is the alternative to libsystemd0 and ships the same library
-CROSS_ROOTS="libc6-dev libpcap0.8-dev libmnl-dev"
+CROSS_ROOTS="libc6-dev libpcap0.8-dev libmnl-dev libbpf-dev bpftool"
 CROSS_SKIP="pkgconf pkgconf-bin pkg-config sed rpcsvc-proto libc-dev-bin libelogind0"
 
 # cross_closure ARCH: the packages of ARCH that CROSS_ROOTS need, one a line
@@ -78,6 +83,30 @@ cross_closure() {
 			/^[^ <]/ && substr($1, length($1) - length(a) + 1) == a {
 				p = substr($1, 1, length($1) - length(a))
 				if (index(skip, " " p " ") == 0) print p }' | sort -u
+}
+
+# cross_dpkg_db DEB DIR ARCH: DEB, unpacked into DIR, entered into a dpkg
+# database of its own, DIR/var/lib/dpkg, with its files' paths inside DIR
+# and its symbols and shlibs files: make deb for ARCH runs dpkg-shlibdeps
+# with that --admindir, which so finds the package and the dependency of
+# each of ARCH's libraries that smc-dump's binaries link (debian/rules)
+cross_dpkg_db() {
+	local deb=$1 dir=$2 a=$3 db=$2/var/lib/dpkg name f
+	mkdir -p "$db/info" "$db/updates"
+	[ -f "$db/arch" ] || printf '%s\n' "$(dpkg --print-architecture)" "$a" >"$db/arch"
+	# format 1: the multiarch names of the files below
+	[ -f "$db/info/format" ] || echo 1 >"$db/info/format"
+	name=$(dpkg-deb -f "$deb" Package)
+	# dpkg names a Multi-Arch: same package's files PACKAGE:ARCH.*
+	[ "$(dpkg-deb -f "$deb" Multi-Arch)" = same ] && name=$name:$a
+	dpkg-deb -f "$deb" | sed '1a Status: install ok installed' >>"$db/status"
+	echo >>"$db/status"
+	dpkg-deb --fsys-tarfile "$deb" | tar -t |
+		sed -e "s|^\./|$dir/|" -e 's|/$||' -e "s|^\.\$|$dir|" >"$db/info/$name.list"
+	for f in symbols shlibs; do
+		dpkg-deb --ctrl-tarfile "$deb" | tar -xO "./$f" 2>/dev/null >"$db/info/$name.$f" ||
+			rm -f "$db/info/$name.$f"
+	done
 }
 
 # cross_sysroot ARCH: CROSS_ROOT/ARCH holds the candidates of
@@ -100,6 +129,7 @@ cross_sysroot() {
 	(cd "$debs" && apt-get download -q $(awk -v a=":$a" '{ print $1 a "=" $2 }' <<<"$want"))
 	for p in "$debs"/*.deb; do
 		dpkg-deb -x "$p" "$dir"
+		cross_dpkg_db "$p" "$dir" "$a"
 	done
 	rm -rf "$debs"
 	echo "$want" >"$dir.list"

@@ -19,7 +19,10 @@
 # (host-order fields by the flag), data followed into stream files, and
 # the records capture as pcapng, with nanosecond times and in every link
 # type the generator writes.
-# The last test shows that a difference fails the comparison.
+# Then the bpf backend of each cross build: its BPF objects in ARCH's byte
+# order (EM_BPF), embedded in smc, which links ARCH's libbpf (the build
+# only: qemu-user has no bpf(2), the programs cannot run here).
+# The last tests show that a difference fails the comparison.
 #
 #   make check-cross     (deps, both cross builds, these tests)
 #   CROSS_ARCHS=s390x bats testsuite/cross
@@ -290,6 +293,52 @@ check_gen() {
 	# the files of read's text output, and nothing else: stats, analyze,
 	# JSON (seconds since the epoch) and the streams agree
 	[ "$(grep '^Files ' <<<"$output" | awk '{ print $2 }' | tr '\n' ' ')" = "records-v3.read-d.out records-v3.read-stdin.out records-v3.read-x.out records-v3.read.out " ]
+}
+
+# check_bpf ARCH ORDER: ARCH's BPF objects are eBPF (EM_BPF) in byte order
+# ORDER ("big" or "little"), and ARCH's smc has the bpf backend: it needs
+# ARCH's libbpf, embeds both objects byte for byte (the skeletons), and
+# has none of bpf_none.c's text. The build only: the programs cannot run
+# under qemu-user, which has no bpf(2).
+check_bpf() {
+	local arch=$1 order=$2 dir=$TOP/build/cross/$1/src/smc o h
+	[ -x "$dir/smc" ] || { echo "$dir/smc missing: run make cross"; return 1; }
+	for o in capture_bpf run_bpf; do
+		h=$(readelf -h "$dir/$o.bpf.o") || return 1
+		echo "$h"
+		grep -Eq "^ *Data: +2's complement, $order endian\$" <<<"$h" ||
+			{ echo "$o.bpf.o: not $order endian"; return 1; }
+		grep -Eq '^ *Machine: +Linux BPF$' <<<"$h" ||
+			{ echo "$o.bpf.o: not EM_BPF"; return 1; }
+		python3 -c 'import sys
+exe = open(sys.argv[1], "rb").read()
+obj = open(sys.argv[2], "rb").read()
+sys.exit(0 if exe.find(obj) >= 0 else 1)' "$dir/smc" "$dir/$o.bpf.o" ||
+			{ echo "$o.bpf.o is not embedded in $arch's smc"; return 1; }
+	done
+	readelf -d "$dir/smc" | grep -Fq 'Shared library: [libbpf.so.1]' ||
+		{ echo "$arch's smc does not link libbpf"; return 1; }
+	if grep -q "built without libbpf" "$dir/smc"; then
+		echo "$arch's smc has bpf_none.c's text"
+		return 1
+	fi
+}
+
+@test "cross: s390x BPF objects are big-endian eBPF, embedded in smc with libbpf" {
+	wants s390x
+	check_bpf s390x big
+}
+
+@test "cross: arm64 BPF objects are little-endian eBPF, embedded in smc with libbpf" {
+	wants arm64
+	check_bpf arm64 little
+}
+
+@test "cross: check_bpf fails on an object of the other byte order" {
+	wants s390x
+	run check_bpf s390x little
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"capture_bpf.bpf.o: not little endian"* ]]
 }
 
 @test "cross: what the cross build leaves out is named when asked for" {
