@@ -53,16 +53,16 @@ enum smc_dummy_capture {
 /* IFLA_SMC_DUMMY_SNAPLEN: at most an IP datagram's 16-bit length */
 #define SMC_DUMMY_SNAPLEN_MAX	0xffff
 
-/* smc_dump_hdr.magic: the value Alibaba Cloud Linux's SMC dump uses */
+/* smc_dump_hdr.magic: marks a record; the first field of every version */
 #define SMC_DUMP_MAGIC		0xCFD3E7A5
-/* smc_dump_hdr.hdr_ver of this layout (40-byte header). Version 3 had the
- * first 32 bytes of it; Alibaba's kernels use lower values with a shorter
- * header that keeps magic, versions, mode, type and len at the same
- * offsets.
+/* smc_dump_hdr.hdr_ver of this layout (40-byte header). A header of
+ * another version keeps magic, the versions, mode, type and len at these
+ * offsets, so that a reader tells a record of a version it does not
+ * know from a frame that is no record.
  */
 #define SMC_DUMP_HDR_VER	4
 
-/* smc_dump_hdr.mode (values as Alibaba's) */
+/* smc_dump_hdr.mode: SMC-R or SMC-D */
 #define SMC_DUMP_MODE_SMCR	1
 #define SMC_DUMP_MODE_SMCD	2
 
