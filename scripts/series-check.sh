@@ -3,8 +3,12 @@
 # net-next reviewer's bisection would: `git am` the series one patch at a
 # time onto its unpacked source, build net/smc/ with W=1 and sparse (the
 # base: every file, C=2; after each patch: every file it made rebuild, C=1),
-# and run kernel-doc on the series' own files. A warning the base tree does not print is a
-# failure; warnings are compared without line numbers (patches move lines).
+# and run kernel-doc on the series' own files. Then the whole series with
+# its build option off (CONFIG_SMC_DUMP: nothing of the dump may be built)
+# and for i386 (32 bits). No clang build: Linux 7.x needs LLVM 17.0.1
+# (scripts/min-tool-version.sh), Debian 12's newest is clang-16. A
+# warning the base tree does not print is a failure; warnings are
+# compared without line numbers (patches move lines).
 #
 #   series-check.sh SERIES DIR
 #
@@ -46,10 +50,17 @@ export CCACHE_BASEDIR=$top/build CCACHE_DIR=${CCACHE_DIR:-${HOME:-$(getent passw
 cc="gcc"
 command -v ccache >/dev/null && cc="ccache gcc"
 kmake() { make -C "$tree" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc "$@"; }
+# configure: the fragments merged into the current .config. Again after
+# each patch: a patch that adds a Kconfig symbol (CONFIG_SMC_DUMP) is
+# built with the value the fragments give it, not the default that
+# olddefconfig gave the unknown symbol on the base tree.
+configure() {
+	KCONFIG_CONFIG=$obj/.config "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+		"$top/kernel/config/base.config" "$top/kernel/$series/config/series.config" >/dev/null &&
+	kmake -s olddefconfig >/dev/null
+}
 kmake -s tinyconfig >/dev/null || exit 1
-KCONFIG_CONFIG=$obj/.config "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-	"$top/kernel/config/base.config" "$top/kernel/$series/config/series.config" >/dev/null || exit 1
-kmake -s olddefconfig >/dev/null || exit 1
+configure 2>/dev/null || exit 1
 log "make prepare"
 kmake -s -j"$(nproc)" prepare >/dev/null 2>"$dir/prepare.log" || { cat "$dir/prepare.log" >&2; exit 1; }
 
@@ -113,6 +124,7 @@ for p in "$top"/kernel/"$series"/patches/*.patch; do
 		cat "$dir/patch-$n.log" >&2
 		exit 1
 	fi
+	configure 2>/dev/null || { log "$(basename "$p"): the config fragments do not merge"; exit 1; }
 	log "$(basename "$p"): W=1 C=1 net/smc/"
 	if ! build_warnings "$dir/patch-$n.warn"; then
 		log "$(basename "$p") does not build:"
@@ -137,7 +149,7 @@ for p in "$top"/kernel/"$series"/patches/*.patch; do
 		fi
 	fi
 	# a patch that adds a kselftest: it builds on its own, no warning
-	if git -C "$tree" show --stat --format= HEAD | grep -q 'tools/testing/selftests/net/smc_dump'; then
+	if git -C "$tree" show --stat --format= HEAD | grep -q 'tools/testing/selftests/net/smc/smc_dump'; then
 		log "$(basename "$p"): the kselftest"
 		if ! out=$(bash "$top/scripts/build-kselftest.sh" "$tree" "$dir/kselftest" 2>&1) ||
 			grep -q 'warning:' <<<"$out"; then
@@ -148,5 +160,65 @@ for p in "$top"/kernel/"$series"/patches/*.patch; do
 	fi
 done
 [ "$n" -gt 0 ] || { log "no patches in kernel/$series/patches"; exit 1; }
+
+# The series' build option off: the whole series applied, CONFIG_SMC_DUMP
+# unset. It must build clean, and build none of the dump: no smc_dump.o,
+# no symbol of it or of the range sync only it uses in any object of
+# net/smc (a hook left outside the option would leave one).
+if grep -q '^config SMC_DUMP$' "$tree/net/smc/Kconfig"; then
+	"$tree/scripts/config" --file "$obj/.config" -d SMC_DUMP
+	kmake -s olddefconfig >/dev/null || exit 1
+	grep -q '^# CONFIG_SMC_DUMP is not set' "$obj/.config" || { log "CONFIG_SMC_DUMP cannot be turned off"; exit 1; }
+	rm -f "$obj/net/smc/smc_dump.o"
+	log "CONFIG_SMC_DUMP off: W=1 C=1 net/smc/"
+	if ! build_warnings "$dir/off.warn"; then
+		log "the series does not build with CONFIG_SMC_DUMP off:"
+		grep -E 'error' "$dir/off.warn.raw" | head -20 >&2
+		fail=1
+	elif new=$(comm -13 "$dir/base.warn" "$dir/off.warn") && [ -n "$new" ]; then
+		log "with CONFIG_SMC_DUMP off, new warnings:"
+		echo "$new" >&2
+		fail=1
+	elif [ -e "$obj/net/smc/smc_dump.o" ]; then
+		log "with CONFIG_SMC_DUMP off, smc_dump.o was built"
+		fail=1
+	elif syms=$(nm "$obj"/net/smc/*.o 2>/dev/null | grep -E 'smc_dump|smc_dummy|sync_range_for_cpu|sync_sg_range' |
+			grep -v 'smc_dump_context'); [ -n "$syms" ]; then
+		log "with CONFIG_SMC_DUMP off, net/smc still has dump symbols:"
+		echo "$syms" >&2
+		fail=1
+	else
+		log "CONFIG_SMC_DUMP off: builds clean, no smc_dump.o, no dump symbol in net/smc"
+	fi
+fi
+# 32-bit: the whole series for i386 (W=1, CONFIG_SMC_DUMP on), as
+# netdev's build_32bit check does. The base tree builds net/smc without a
+# warning on x86_64, so any warning fails; and no 64-bit division may be
+# left to libgcc (__udivdi3 and the like exist nowhere in the kernel).
+obj32=$dir/obj32
+kmake32() { make -C "$tree" O="$obj32" ARCH=i386 CC="$cc" HOSTCC=gcc "$@"; }
+mkdir -p "$obj32"
+log "i386: W=1 net/smc/"
+if ! { kmake32 -s tinyconfig >/dev/null &&
+       KCONFIG_CONFIG=$obj32/.config "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj32" "$obj32/.config" \
+		"$top/kernel/config/base.config" "$top/kernel/$series/config/series.config" >/dev/null 2>&1 &&
+       kmake32 -s olddefconfig >/dev/null && kmake32 -s -j"$(nproc)" prepare >/dev/null 2>"$dir/prepare32.log"; }; then
+	log "i386: the tree does not configure or prepare:"
+	tail -20 "$dir/prepare32.log" >&2
+	fail=1
+elif ! kmake32 -j"$(nproc)" W=1 net/smc/ >"$dir/i386.raw" 2>&1 || grep -qE '(warning|error):' "$dir/i386.raw"; then
+	log "i386: the series does not build clean:"
+	grep -E '(warning|error):' "$dir/i386.raw" | head -20 >&2
+	fail=1
+elif ! grep -q '^CONFIG_SMC_DUMP=y' "$obj32/.config" 2>/dev/null && grep -q '^config SMC_DUMP$' "$tree/net/smc/Kconfig"; then
+	log "i386: CONFIG_SMC_DUMP did not stay on"
+	fail=1
+elif libgcc=$(nm "$obj32"/net/smc/*.o | grep -E ' U __(u)?(div|mod)di3$| U __udivmoddi4$'); [ -n "$libgcc" ]; then
+	log "i386: 64-bit divisions left to libgcc:"
+	echo "$libgcc" >&2
+	fail=1
+else
+	log "i386: builds clean with W=1, no libgcc division"
+fi
 [ $fail = 0 ] && log "$n patches: each applies, builds with W=1 and sparse without new warnings, kernel-doc clean"
 exit $fail

@@ -62,7 +62,7 @@ setup() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ -f "$BATS_TEST_TMPDIR/t/net/smc/smc_dump.c" ]
-	[ -f "$BATS_TEST_TMPDIR/t/tools/testing/selftests/net/smc_dump.c" ]
+	[ -f "$BATS_TEST_TMPDIR/t/tools/testing/selftests/net/smc/smc_dump.c" ]
 	[ -f "$BATS_TEST_TMPDIR/t/Documentation/networking/smc-dummy.rst" ]
 	# the uapi header is the one the tools build with
 	diff -u "$BATS_TEST_TMPDIR/t/include/uapi/linux/smc_dump.h" "$TOP/include/uapi/linux/smc_dump.h"
@@ -121,4 +121,16 @@ $f:1:5: warning: symbol 'x' was not declared. Should it be static?" ]
 	# rebuilt files
 	grep -q '^ *CHECK ' "$BATS_TEST_TMPDIR/check/base.warn.raw"
 	grep -q '^ *CHECK .*smc_dump.c' "$BATS_TEST_TMPDIR/check/patch-1.warn.raw"
+	# the patch that adds CONFIG_SMC_DUMP was built with it on (the
+	# fragments set it once the symbol exists): smc_dump.c compiled again
+	k=$(echo "$PATCHES" | grep -n 'CONFIG_SMC_DUMP' | cut -d: -f1)
+	[ -n "$k" ]
+	grep -q '^ *CC .*net/smc/smc_dump.o' "$BATS_TEST_TMPDIR/check/patch-$k.warn.raw"
+	# with it off, nothing of the dump is built
+	[[ "$output" == *"CONFIG_SMC_DUMP off: builds clean, no smc_dump.o, no dump symbol in net/smc"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/check/obj/net/smc/smc_dump.o" ]
+	grep -q '^# CONFIG_SMC_DUMP is not set' "$BATS_TEST_TMPDIR/check/obj/.config"
+	# the 32-bit build ran
+	[[ "$output" == *"i386: builds clean with W=1, no libgcc division"* ]]
+	grep -q '^ *CC .*net/smc/smc_dump.o' "$BATS_TEST_TMPDIR/check/i386.raw"
 }
