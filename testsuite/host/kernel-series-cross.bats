@@ -42,3 +42,31 @@ setup() {
 	# ISM, s390's SMC-D device, was built and checked too
 	[ -f "$WORK/s390/obj/drivers/s390/net/ism_drv.o" ]
 }
+
+@test "cross: a patch that adds a warning makes the check fail, naming it" {
+	# the series plus a patch adding an unused static variable to a file
+	# the series does not touch, made against the tarball's own file
+	src=$BATS_TEST_TMPDIR/src
+	mkdir -p "$src"
+	tar -C "$src" --strip-components=1 -xJf "$TARBALL" 'linux-source-6.12/net/smc/smc_diag.c'
+	git -C "$src" init -q
+	git -C "$src" add net/smc/smc_diag.c
+	git -C "$src" -c user.name=t -c user.email=t@localhost commit -q -m base
+	sed -i '0,/^#include/s//static int smc_cross_unused;\n&/' "$src/net/smc/smc_diag.c"
+	grep -q '^static int smc_cross_unused;$' "$src/net/smc/smc_diag.c"
+	git -C "$src" -c user.name=t -c user.email=t@localhost commit -q -a -m 'net/smc: an unused variable'
+	patches=$BATS_TEST_TMPDIR/patches
+	mkdir -p "$patches"
+	cp "$TOP"/kernel/6.12/patches/*.patch "$patches/"
+	git -C "$src" format-patch -q -1 --stdout >"$patches/0099-unused.patch"
+
+	SERIES_CROSS_ARCHS=arm64 SERIES_CROSS_WHOLE=1 SERIES_CROSS_PATCHES=$patches \
+		run bash "$TOP/scripts/series-cross-check.sh" "$WORK"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"series-cross-check: arm64: the whole series"*"adds warnings:"* ]]
+	# gcc quotes the name with ' or with the locale's quotation marks
+	[[ "$output" == *"net/smc/smc_diag.c: warning: "?"smc_cross_unused"?" defined but not used"* ]] ||
+		[[ "$output" == *"net/smc/smc_diag.c: warning: "*"smc_cross_unused"*" defined but not used"* ]]
+	[[ "$output" != *"without new warnings"* ]]
+}
