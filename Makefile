@@ -108,6 +108,12 @@ check-mainline: deps
 	$(BUILD) tools kselftest-mainline iproute2
 	bash testsuite/mainline/run-suite
 
+# The kernel series built as reviewers build them (testsuite/series): the
+# mainline series patch by patch (scripts/series-check.sh), the 6.12
+# series for s390x and arm64 (scripts/series-cross-check.sh)
+check-series: deps
+	bats --print-output-on-failure testsuite/series
+
 # The smc command against Debian's unmodified kernel (testsuite/stock)
 check-stock: deps
 	$(BUILD) tools stock-kernel
@@ -193,4 +199,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: cross check-cross kernel-mainline kselftest-mainline check-mainline deb check-stock check-stock-dkms check-matrix check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean
+.PHONY: cross check-cross kernel-mainline kselftest-mainline check-mainline check-series deb check-stock check-stock-dkms check-matrix check-stress all deps tools kernel stock-kernel kernel-bench iproute2 check check-host check-vm demo bench install clean distclean

@@ -55,6 +55,10 @@ lane() {
 runner() {
 	tier runner "VM runner tests" bats --print-output-on-failure testsuite/vmrunner
 }
+# the cross compilers and sysroots (the deb, series and cross tiers use
+# them, in both lanes): installed once here, before the lanes start, so
+# that no two apt runs race for the dpkg lock
+bash scripts/deps.sh cross || echo "check: scripts/deps.sh cross failed; the tiers that need it will say so"
 order+=(runner deb dkms smcr failover)
 lane runner runner
 runner_pid=$LANE_PID
@@ -88,10 +92,16 @@ debug_lane() {
 		bash testsuite/stock/run-suite testsuite/stock
 	tier mainline "the mainline series in QEMU (links, captures, ip link, its kselftest)" \
 		bash testsuite/mainline/run-suite
+	# the series built as their reviewers build them: each mainline patch
+	# with W=1 and sparse, CONFIG_SMC_DUMP off, i386; the 6.12 series for
+	# s390x and arm64. Kernel builds only, in this lane, which is the
+	# shorter one
+	tier series "the kernel series built as reviewers build them (testsuite/series)" \
+		bats --print-output-on-failure testsuite/series
 	tier matrix "the kernel matrix (each Debian kernel of scripts/kernels.conf, one boot)" \
 		bash testsuite/matrix/run-suite --all
 }
-order+=(vm stock mainline matrix host cross stock-dkms)
+order+=(vm stock mainline series matrix host cross stock-dkms)
 lane debug debug_lane
 debug_pid=$LANE_PID
 
