@@ -92,16 +92,16 @@ debug_lane() {
 		bash testsuite/stock/run-suite testsuite/stock
 	tier mainline "the mainline series in QEMU (links, captures, ip link, its kselftest)" \
 		bash testsuite/mainline/run-suite
-	# the series built as their reviewers build them: each mainline patch
-	# with W=1 and sparse, CONFIG_SMC_DUMP off, i386; the 6.12 series for
-	# s390x and arm64. Kernel builds only, in this lane, which is the
-	# shorter one
-	tier series "the kernel series built as reviewers build them (testsuite/series)" \
-		bats --print-output-on-failure testsuite/series
+	# the mainline series built as net-next's checks build it: each patch
+	# with W=1 and sparse, CONFIG_SMC_DUMP off, i386 (kernel builds only;
+	# the 6.12 series' cross builds run in the other lane, so that the two
+	# lanes end together)
+	tier series "the mainline series built patch by patch (testsuite/series/kernel-series-mainline.bats)" \
+		bats --print-output-on-failure testsuite/series/kernel-series-mainline.bats
 	tier matrix "the kernel matrix (each Debian kernel of scripts/kernels.conf, one boot)" \
 		bash testsuite/matrix/run-suite --all
 }
-order+=(vm stock mainline series matrix host cross stock-dkms)
+order+=(vm stock mainline series matrix host cross stock-dkms series-cross)
 lane debug debug_lane
 debug_pid=$LANE_PID
 
@@ -115,6 +115,9 @@ tier cross "cross builds (s390x, arm64) under qemu-user (testsuite/cross)" \
 	env SMC_DUMP_CROSS_HOST=1 bash testsuite/cross/run-suite
 tier stock-dkms "the packages on Debian's kernel with the DKMS-built modules" \
 	bash testsuite/stock-dkms/run-suite build/deb
+# the 6.12 series built for s390x and arm64, W=1 and sparse, patch by patch
+tier series-cross "the 6.12 series built for s390x and arm64 (testsuite/series/kernel-series-cross.bats)" \
+	bats --print-output-on-failure testsuite/series/kernel-series-cross.bats
 wait "$debug_pid"
 
 summary=
