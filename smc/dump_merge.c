@@ -7,10 +7,10 @@
  * (lib/smcdump/reader.c, parse.c). An end of a connection is a token and
  * its TCP socket's addresses and ports as its host sees them. The ends of
  * host A (the first capture) are paired with those of host B: first by
- * tokens (an SMC-R CDC message names its receiver's alert token, the
- * token the CLC handshake gave the peer, so the CDC messages an end sends
- * name the token of the other end), then by addresses and ports, which
- * the two ends see swapped.
+ * tokens, which name the other end (the CDC messages an end sends carry
+ * the alert token of their receiver; a capture of mode all holds the CLC
+ * Accept and Confirm, in which each end announces its token and QP), then
+ * by addresses and ports, which the two ends see swapped.
  *
  * Clocks: a receive on one host comes after its send on the other. With d
  * the offset of B's clock from A's (a time of B less d is A's time), a
@@ -50,8 +50,12 @@
  * @family: AF_INET or AF_INET6
  * @laddr: local address as this host sees it, network order; @lport port
  * @paddr: peer address; @pport its port
+ * @peer_by_clc: @peer_token is from the CLC handshake (no CDC message
+ *	sent named one)
+ * @has_qpn: the CLC handshake told @qpn, the QP number of this end, and
+ *	@peer_qpn, the other end's (0 when only one was seen)
  * @pair: the index of the other host's end, -1 while unpaired
- * @by_token: the pair was found by tokens (else by addresses)
+ * @by: how the pair was found: "clc", "cdc" (tokens) or "address"
  * @conn: the connection's number in the output (host A's ends)
  * @seq_last: CDC seqno unwrapping per direction (0 tx, 1 rx): last value
  * @seq_seen: a CDC seqno was seen in that direction
@@ -61,13 +65,17 @@ struct mend {
 	uint32_t token;
 	uint32_t peer_token;
 	bool has_peer_token;
+	bool peer_by_clc;
+	bool has_qpn;
+	uint32_t qpn;
+	uint32_t peer_qpn;
 	int family;
 	uint8_t laddr[16];
 	uint8_t paddr[16];
 	uint16_t lport;
 	uint16_t pport;
 	int pair;
-	bool by_token;
+	const char *by;
 	int conn;
 	uint64_t seq_last[2];
 	bool seq_seen[2];
@@ -114,8 +122,22 @@ struct mframe {
 	uint8_t *data;
 };
 
+/* an SMC-R CLC Accept or Confirm: what its sender announced */
+struct mclc {
+	int family;
+	uint8_t src[16];
+	uint8_t dst[16];
+	uint16_t sport;
+	uint16_t dport;
+	uint32_t token;
+	uint32_t qpn;
+};
+
 struct mcap {
 	const char *path;
+	struct mclc *clc;
+	size_t nclc;
+	size_t capclc;
 	struct mend *ends;
 	size_t nends;
 	size_t capends;
@@ -283,6 +305,35 @@ static void take_record(struct merge *m, int host, int64_t ts,
 	m->nrecs++;
 }
 
+/* The SMC-R Accepts and Confirms a TCP segment starts with */
+static void take_clc(struct mcap *c, const struct dump_pkt *pkt)
+{
+	const uint8_t *p = pkt->data;
+	uint32_t avail = pkt->data_len, len, token, qpn;
+	struct mclc *x;
+
+	while (avail >= 8 && dump_clc_is_eyecatcher(p)) {
+		if (dump_clc_smcr_ids(p, avail, &token, &qpn)) {
+			c->clc = grow(c->clc, &c->capclc, c->nclc,
+				      sizeof(*c->clc));
+			x = &c->clc[c->nclc++];
+			memset(x, 0, sizeof(*x));
+			x->family = pkt->family;
+			memcpy(x->src, pkt->src, 16);
+			memcpy(x->dst, pkt->dst, 16);
+			x->sport = pkt->sport;
+			x->dport = pkt->dport;
+			x->token = token;
+			x->qpn = qpn;
+		}
+		len = dump_clc_msg_len(p, avail);
+		if (!len || len > avail)
+			break;
+		p += len;
+		avail -= len;
+	}
+}
+
 /* Read one host's capture. Return: 0, or MERGE_EXIT_OPEN */
 static int load(struct merge *m, int host)
 {
@@ -324,8 +375,12 @@ static int load(struct merge *m, int host)
 			continue;
 		if (dump_parse_frame(f.dlt, f.data, f.caplen, &pkt, err,
 				     sizeof(err)) != DUMP_OK ||
-		    pkt.l4 != DUMP_L4_UDP)
+		    pkt.l4 == DUMP_L4_NONE)
 			continue;
+		if (pkt.l4 == DUMP_L4_TCP) {
+			take_clc(c, &pkt);
+			continue;
+		}
 		if (dump_parse_record(pkt.data, pkt.data_len,
 				      pkt.data_wire_len, &r, err,
 				      sizeof(err)) != DUMP_OK) {
@@ -367,6 +422,45 @@ static bool tokens_agree(const struct mend *a, const struct mend *b)
 	       (!b->has_peer_token || b->peer_token == a->token);
 }
 
+/*
+ * What each end's host saw of the CLC handshake on its TCP connection:
+ * the Accept or Confirm the peer sent names the peer's token and QP, the
+ * one the end sent its own QP. The latest of each counts (a port used
+ * again later).
+ */
+static void apply_clc(struct mcap *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nends; i++) {
+		struct mend *e = &c->ends[i];
+
+		for (j = 0; j < c->nclc; j++) {
+			const struct mclc *x = &c->clc[j];
+
+			if (x->family != e->family)
+				continue;
+			if (x->sport == e->pport && x->dport == e->lport &&
+			    same_addr(e->family, x->src, e->paddr) &&
+			    same_addr(e->family, x->dst, e->laddr)) {
+				e->has_qpn = true;
+				e->peer_qpn = x->qpn;
+				if (!e->has_peer_token) {
+					e->peer_token = x->token;
+					e->has_peer_token = true;
+					e->peer_by_clc = true;
+				}
+			} else if (x->sport == e->lport && x->dport == e->pport &&
+				   x->token == e->token &&
+				   same_addr(e->family, x->src, e->laddr) &&
+				   same_addr(e->family, x->dst, e->paddr)) {
+				e->has_qpn = true;
+				e->qpn = x->qpn;
+			}
+		}
+	}
+}
+
 /* Pair the ends of A with those of B: by tokens, then by addresses */
 static void pair_ends(struct merge *m)
 {
@@ -391,7 +485,9 @@ static void pair_ends(struct merge *m)
 					continue;
 				ea->pair = (int)j;
 				eb->pair = (int)i;
-				ea->by_token = eb->by_token = pass == 0;
+				ea->by = eb->by = pass ? "address" :
+					 ea->peer_by_clc || eb->peer_by_clc ?
+					 "clc" : "cdc";
 				break;
 			}
 		}
@@ -641,6 +737,10 @@ static void print_end(const struct mend *e, int host, const char *key)
 			snprintf(tok, sizeof(tok), "0x%08x", e->peer_token);
 			print_string(PRINT_JSON, "peer_token", NULL, tok);
 		}
+		if (e->has_qpn) {
+			print_uint(PRINT_JSON, "qpn", NULL, e->qpn);
+			print_uint(PRINT_JSON, "peer_qpn", NULL, e->peer_qpn);
+		}
 		close_json_object();
 		return;
 	}
@@ -720,8 +820,7 @@ static void print_conn(const struct merge *m, size_t ai)
 	print_end(a, 0, "a");
 	print_string(PRINT_FP, NULL, "%s", "\n    ");
 	print_end(b, 1, "b");
-	print_string(PRINT_ANY, "paired_by", "\n    paired by %s",
-		     a->by_token ? "token" : "address");
+	print_string(PRINT_ANY, "paired_by", "\n    paired by %s", a->by);
 	print_string(PRINT_FP, NULL, "%s", "\n");
 	open_json_array(PRINT_JSON, "records");
 	for (i = 0; i < n; i++)
@@ -1037,6 +1136,8 @@ int dump_merge(int argc, char **argv)
 		rc = MERGE_EXIT_CANNOT;
 		goto out;
 	}
+	apply_clc(&m.cap[0]);
+	apply_clc(&m.cap[1]);
 	pair_ends(&m);
 	estimate(&m);
 
@@ -1074,8 +1175,10 @@ int dump_merge(int argc, char **argv)
 	if (out && write_merged(&m, out))
 		rc = MERGE_EXIT_OPEN;
 out:
-	for (h = 0; h < 2; h++)
+	for (h = 0; h < 2; h++) {
 		free(m.cap[h].ends);
+		free(m.cap[h].clc);
+	}
 	for (k = 0; k < m.nframes; k++)
 		free(m.frames[k].data);
 	free(m.frames);
