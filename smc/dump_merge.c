@@ -60,6 +60,8 @@
  * @seq_last: CDC seqno unwrapping per direction (0 tx, 1 rx): last value
  * @seq_seen: a CDC seqno was seen in that direction
  * @records: data and CDC records of this end
+ * @first: where its records' indexes start in struct merge's @byend
+ * @next: the next end (index + 1) in its hash chain, 0 the last
  */
 struct mend {
 	uint32_t token;
@@ -80,6 +82,8 @@ struct mend {
 	uint64_t seq_last[2];
 	bool seq_seen[2];
 	uint64_t records;
+	size_t first;
+	uint32_t next;
 };
 
 /**
@@ -141,6 +145,8 @@ struct mcap {
 	struct mend *ends;
 	size_t nends;
 	size_t capends;
+	uint32_t *hash;		/* by token: the first end (index + 1) */
+	size_t hsize;		/* slots, a power of two */
 	uint64_t frames;
 	uint64_t smcr;		/* SMC-R data and CDC records */
 	uint64_t smcd;		/* SMC-D records, not merged */
@@ -153,6 +159,9 @@ struct merge {
 	struct mrec *recs;
 	size_t nrecs;
 	size_t caprecs;
+	size_t *byend;		/* record indexes by host and end, in
+				 * capture order (struct mend @first)
+				 */
 	struct mframe *frames;
 	size_t nframes;
 	size_t capframes;
@@ -182,6 +191,27 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
 	return q;
 }
 
+/* twice the slots, the chains again in order (oldest end last) */
+static void rehash(struct mcap *c)
+{
+	size_t n = c->hsize ? c->hsize * 2 : 256, i;
+	uint32_t *h = calloc(n, sizeof(*h));
+
+	if (!h || c->nends >= UINT32_MAX - 1) {
+		fprintf(stderr, "Error: out of memory\n");
+		exit(MERGE_EXIT_OPEN);
+	}
+	for (i = 0; i < c->nends; i++) {
+		struct mend *e = &c->ends[i];
+
+		e->next = h[e->token & (n - 1)];
+		h[e->token & (n - 1)] = (uint32_t)(i + 1);
+	}
+	free(c->hash);
+	c->hash = h;
+	c->hsize = n;
+}
+
 static uint32_t end_of(struct mcap *c, const struct dump_rec *r,
 		       const struct dump_pkt *pkt)
 {
@@ -193,14 +223,21 @@ static uint32_t end_of(struct mcap *c, const struct dump_rec *r,
 	size_t alen = pkt->family == AF_INET6 ? 16 : 4, i;
 	struct mend *e;
 
-	/* newest first: a token of a closed connection may come again */
-	for (i = c->nends; i-- > 0;) {
-		e = &c->ends[i];
-		if (e->token == r->token && e->family == pkt->family &&
-		    e->lport == lp && e->pport == pp &&
-		    !memcmp(e->laddr, la, alen) && !memcmp(e->paddr, pa, alen))
-			return (uint32_t)i;
+	/* a chain holds the newest end first: a token of a closed
+	 * connection may come again
+	 */
+	if (c->hsize) {
+		for (i = c->hash[r->token & (c->hsize - 1)]; i; i = e->next) {
+			e = &c->ends[i - 1];
+			if (e->token == r->token && e->family == pkt->family &&
+			    e->lport == lp && e->pport == pp &&
+			    !memcmp(e->laddr, la, alen) &&
+			    !memcmp(e->paddr, pa, alen))
+				return (uint32_t)(i - 1);
+		}
 	}
+	if (c->nends >= c->hsize / 2)
+		rehash(c);
 	c->ends = grow(c->ends, &c->capends, c->nends, sizeof(*c->ends));
 	e = &c->ends[c->nends];
 	memset(e, 0, sizeof(*e));
@@ -212,7 +249,9 @@ static uint32_t end_of(struct mcap *c, const struct dump_rec *r,
 	e->pport = pp;
 	e->pair = -1;
 	e->conn = -1;
-	return (uint32_t)c->nends++;
+	e->next = c->hash[r->token & (c->hsize - 1)];
+	c->hash[r->token & (c->hsize - 1)] = (uint32_t)++c->nends;
+	return (uint32_t)(c->nends - 1);
 }
 
 /* A 16-bit CDC seqno as a 64-bit count: the value nearest the last one */
@@ -522,6 +561,31 @@ static bool same_host(const struct merge *m)
 	return b->nends > 0;
 }
 
+/* The records of each end: m->byend from each end's @first on */
+static void index_ends(struct merge *m)
+{
+	size_t i, pos = 0;
+	int h;
+
+	m->byend = malloc((m->nrecs ? m->nrecs : 1) * sizeof(*m->byend));
+	if (!m->byend) {
+		fprintf(stderr, "Error: out of memory\n");
+		exit(MERGE_EXIT_OPEN);
+	}
+	for (h = 0; h < 2; h++) {
+		for (i = 0; i < m->cap[h].nends; i++) {
+			m->cap[h].ends[i].first = pos;
+			pos += m->cap[h].ends[i].records;
+			m->cap[h].ends[i].records = 0;
+		}
+	}
+	for (i = 0; i < m->nrecs; i++) {
+		struct mend *e = &m->cap[m->recs[i].host].ends[m->recs[i].end];
+
+		m->byend[e->first + e->records++] = i;
+	}
+}
+
 /* the sends of one direction of a connection, for matching */
 struct sendv {
 	size_t *v;
@@ -597,25 +661,27 @@ static void match_dir(struct merge *m, int sh, uint32_t se)
 	struct sendv cdc = { 0 }, data = { 0 };
 	size_t i;
 
-	for (i = 0; i < m->nrecs; i++) {
-		struct mrec *x = &m->recs[i];
+	struct mend *r_end = &m->cap[!sh].ends[re];
+
+	for (i = s_end->first; i < s_end->first + s_end->records; i++) {
+		struct mrec *x = &m->recs[m->byend[i]];
 		struct sendv *s;
 
-		if (x->host != sh || x->end != se || x->rx)
+		if (x->rx)
 			continue;
 		s = x->cdc ? &cdc : &data;
 		s->v = grow(s->v, &s->cap, s->n, sizeof(*s->v));
-		s->v[s->n++] = i;
+		s->v[s->n++] = m->byend[i];
 	}
 	sort_recs = m->recs;
 	if (cdc.n)
 		qsort(cdc.v, cdc.n, sizeof(*cdc.v), cmp_cdc);
 	if (data.n)
 		qsort(data.v, data.n, sizeof(*data.v), cmp_data);
-	for (i = 0; i < m->nrecs; i++) {
-		struct mrec *x = &m->recs[i];
+	for (i = r_end->first; i < r_end->first + r_end->records; i++) {
+		struct mrec *x = &m->recs[m->byend[i]];
 
-		if (x->host == sh || x->end != re || !x->rx)
+		if (!x->rx)
 			continue;
 		if (x->cdc) {
 			size_t lo = 0, hi = cdc.n;
@@ -801,14 +867,13 @@ static void print_conn(const struct merge *m, size_t ai)
 	const struct mend *a = &m->cap[0].ends[ai];
 	const struct mend *b = &m->cap[1].ends[a->pair];
 	size_t *v = NULL, n = 0, cap = 0, i;
-	for (i = 0; i < m->nrecs; i++) {
-		const struct mrec *x = &m->recs[i];
-
-		if ((x->host == 0 && x->end == ai) ||
-		    (x->host == 1 && x->end == (uint32_t)a->pair)) {
-			v = grow(v, &cap, n, sizeof(*v));
-			v[n++] = i;
-		}
+	for (i = a->first; i < a->first + a->records; i++) {
+		v = grow(v, &cap, n, sizeof(*v));
+		v[n++] = m->byend[i];
+	}
+	for (i = b->first; i < b->first + b->records; i++) {
+		v = grow(v, &cap, n, sizeof(*v));
+		v[n++] = m->byend[i];
 	}
 	sort_m = m;
 	if (n)
@@ -1034,10 +1099,11 @@ static int write_merged(struct merge *m, const char *path)
 	return 0;
 }
 
-static void usage_merge(void)
+static void usage_merge(FILE *f)
 {
-	fprintf(stderr,
-		"Usage: smc dump merge [ write OUT ] FILE_A FILE_B\n");
+	fprintf(f,
+		"Usage: smc dump merge [ write OUT ] FILE_A FILE_B\n"
+		"FILE_A, FILE_B := { PATH | - }   the captures of hosts A and B\n");
 }
 
 /**
@@ -1073,7 +1139,7 @@ int dump_merge(int argc, char **argv)
 			pretty = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help") ||
 			   !strcmp(a, "help")) {
-			usage_merge();
+			usage_merge(stdout);
 			return MERGE_EXIT_OK;
 		} else if (!strcmp(a, "write")) {
 			if (++i == argc) {
@@ -1136,6 +1202,7 @@ int dump_merge(int argc, char **argv)
 		rc = MERGE_EXIT_CANNOT;
 		goto out;
 	}
+	index_ends(&m);
 	apply_clc(&m.cap[0]);
 	apply_clc(&m.cap[1]);
 	pair_ends(&m);
@@ -1161,7 +1228,7 @@ int dump_merge(int argc, char **argv)
 			open_json_object(NULL);
 			print_string(PRINT_FP, NULL, "%s", "unpaired: ");
 			print_end(e, h, "end");
-			print_u64(PRINT_ANY, "records", ", %llu records\n",
+			print_u64(PRINT_ANY, "records", ", records %llu\n",
 				  e->records);
 			close_json_object();
 		}
@@ -1178,10 +1245,12 @@ out:
 	for (h = 0; h < 2; h++) {
 		free(m.cap[h].ends);
 		free(m.cap[h].clc);
+		free(m.cap[h].hash);
 	}
 	for (k = 0; k < m.nframes; k++)
 		free(m.frames[k].data);
 	free(m.frames);
 	free(m.recs);
+	free(m.byend);
 	return rc;
 }

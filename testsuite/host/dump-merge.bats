@@ -131,7 +131,7 @@ mj() {
 	[ "$output" = '[[["A",10,"cdc",3]],[],[]]' ]
 	run -0 "$SMC" dump merge "$T/a.pcap" "$T/b.pcap"
 	[[ "$output" == *"  lost: A #10 tx cdc  seqno 3: no receive on the other host"* ]]
-	[[ "$output" == *"unpaired: A token 0x000000a3 10.0.0.1:40002 > 10.0.0.3:5201, 1 records"* ]]
+	[[ "$output" == *"unpaired: A token 0x000000a3 10.0.0.1:40002 > 10.0.0.3:5201, records 1"* ]]
 	run -0 mj '[.connections[0].records[] | select(.failed) | [.host, .seqno]]'
 	[ "$output" = '[["B",2]]' ]
 }
