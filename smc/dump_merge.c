@@ -414,8 +414,8 @@ static int load(struct merge *m, int host)
 			continue;
 		if (dump_parse_frame(f.dlt, f.data, f.caplen, &pkt, err,
 				     sizeof(err)) != DUMP_OK ||
-		    pkt.l4 == DUMP_L4_NONE)
-			continue;
+		    pkt.l4 == DUMP_L4_NONE || pkt.loop_out)
+			continue;	/* loop_out: the same again as received */
 		if (pkt.l4 == DUMP_L4_TCP) {
 			take_clc(c, &pkt);
 			continue;

@@ -207,3 +207,19 @@ mj() {
 	[ "$(jq -c '.[0] | [.clock.offset_ns, .clock.pairs, (.connections | length), (.unpaired | length)]' <<<"$output")" = "[0,0,0,2]" ]
 	[[ "$stderr" == *"no receive was matched with its send"* ]]
 }
+
+@test "merge: B's capture shifted again by pcap_shift.py moves the bounds by exactly the shift" {
+	# the smcr tier shifts a guest's capture with this script
+	python3 "$TLIB/pcap_shift.py" "$T/b.pcap" "$BATS_TEST_TMPDIR/b2.pcap" -1.25
+	run -0 mj '.clock | [.low_ns, .high_ns]'
+	local before=$output
+	run -0 --separate-stderr "$SMC" -j dump merge "$T/a.pcap" "$BATS_TEST_TMPDIR/b2.pcap"
+	[ "$(jq -c '.[0].clock | [.low_ns + 1250000000, .high_ns + 1250000000]' <<<"$output")" = "$before" ]
+	[ "$(jq -c '[.[0].connections[] | .paired_by]' <<<"$output")" = '["cdc","address","clc"]' ]
+	# the script refuses what it cannot shift exactly
+	run -1 python3 "$TLIB/pcap_shift.py" "$T/b.pcap" "$BATS_TEST_TMPDIR/b3.pcap" 0.0000001
+	[[ "$output" == *"at most 6 fractional digits"* ]]
+	printf '%040d\n' 0 >"$BATS_TEST_TMPDIR/zeros"
+	run -1 python3 "$TLIB/pcap_shift.py" "$BATS_TEST_TMPDIR/zeros" "$BATS_TEST_TMPDIR/b3.pcap" 1
+	[[ "$output" == *"not a classic pcap file"* ]]
+}
