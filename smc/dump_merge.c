@@ -658,17 +658,16 @@ static void match_dir(struct merge *m, int sh, uint32_t se)
 {
 	struct mend *s_end = &m->cap[sh].ends[se];
 	uint32_t re = (uint32_t)s_end->pair;
+	struct mend *r_end = &m->cap[!sh].ends[re];
 	struct sendv cdc = { 0 }, data = { 0 };
 	size_t i;
-
-	struct mend *r_end = &m->cap[!sh].ends[re];
 
 	for (i = s_end->first; i < s_end->first + s_end->records; i++) {
 		struct mrec *x = &m->recs[m->byend[i]];
 		struct sendv *s;
 
-		if (x->rx)
-			continue;
+		if (x->rx || x->failed)
+			continue;	/* a failed send never arrived */
 		s = x->cdc ? &cdc : &data;
 		s->v = grow(s->v, &s->cap, s->n, sizeof(*s->v));
 		s->v[s->n++] = m->byend[i];
@@ -701,16 +700,13 @@ static void match_dir(struct merge *m, int sh, uint32_t se)
 		} else if (x->len) {
 			uint64_t last = x->offset + x->len - 1;
 			long k = last_at_or_below(m->recs, &data, last);
-			const struct mrec *y;
+			long best = -1;
 
-			if (k < 0)
-				continue;
-			y = &m->recs[data.v[k]];
-			if (last >= y->offset + y->len)
-				continue;	/* a hole in the sends */
-			x->match = (int64_t)data.v[k];
-			/* every send the receive overlaps arrived; a record
-			 * holds less than 64 KiB (an IP datagram)
+			/* the earliest send that holds the last byte (a
+			 * byte sent again after a failover may have come
+			 * with its first send), and every send the receive
+			 * overlaps arrived; a record holds less than 64 KiB
+			 * (an IP datagram)
 			 */
 			for (; k >= 0; k--) {
 				struct mrec *z = &m->recs[data.v[k]];
@@ -719,7 +715,13 @@ static void match_dir(struct merge *m, int sh, uint32_t se)
 					break;
 				if (z->offset + z->len > x->offset)
 					z->received = true;
+				if (z->offset + z->len > last &&
+				    (best < 0 ||
+				     z->ts < m->recs[data.v[best]].ts))
+					best = k;
 			}
+			if (best >= 0)
+				x->match = (int64_t)data.v[best];
 		}
 		if (x->match >= 0)
 			bound(m, &m->recs[x->match], x);

@@ -223,3 +223,32 @@ mj() {
 	run -1 python3 "$TLIB/pcap_shift.py" "$BATS_TEST_TMPDIR/zeros" "$BATS_TEST_TMPDIR/b3.pcap" 1
 	[[ "$output" == *"not a classic pcap file"* ]]
 }
+
+@test "merge: data sent in other pieces than received, and sent again after a failover, matched with its first send" {
+	local t=1700000000
+	local VA="token=0xa5 local=10.0.0.1 peer=10.0.0.2 lport=40010 pport=5201"
+	local VB="token=0xb5 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40010"
+	# A sends 0..50 (.100) and 50..100 (.101), B receives 0..100 (.104);
+	# A sends 100..120 (.110) and again (.120, a failover), B receives it
+	# at .113, from the first send. B's CDC (.130) reaches A at .132
+	"$GEN" -V 4 "$BATS_TEST_TMPDIR/va.pcap" <<-EOF
+	data $VA ts=$t.100 offset=0 len=50
+	data $VA ts=$t.101 offset=50 len=50
+	data $VA ts=$t.110 offset=100 len=20
+	data $VA ts=$t.120 offset=100 len=20
+	cdc $VA dir=rx ts=$t.132 seqno=1 ctoken=0xa5
+	EOF
+	"$GEN" -V 4 -s 2.5 "$BATS_TEST_TMPDIR/vb.pcap" <<-EOF
+	data $VB dir=rx ts=$t.104 offset=0 len=100
+	data $VB dir=rx ts=$t.113 offset=100 len=20
+	cdc $VB ts=$t.130 seqno=1 ctoken=0xa5
+	EOF
+	run -0 --separate-stderr "$SMC" -j dump merge "$BATS_TEST_TMPDIR/va.pcap" "$BATS_TEST_TMPDIR/vb.pcap"
+	# 0..100 by the send of its last byte (A #2), 100..120 by the first
+	# send (A #3): high = 2.5 s + min(.104 - .101, .113 - .110); the
+	# resend (.120) would have made it 2.493 s, below low
+	[ "$(jq -c '.[0].clock | [.low_ns, .high_ns]' <<<"$output")" = "[$((SKEW_NS - 2000000)),$((SKEW_NS + 3000000))]" ]
+	[ "$(jq -c '[.[0].connections[0].records[] | select(.host == "B" and .dir == "rx") | .send_frame]' <<<"$output")" = "[2,3]" ]
+	# every send arrived: none lost
+	[ "$(jq -c '[.[0].connections[0] | .paired_by, (.lost | length)]' <<<"$output")" = '["cdc",0]' ]
+}
