@@ -252,3 +252,17 @@ mj() {
 	# every send arrived: none lost
 	[ "$(jq -c '[.[0].connections[0] | .paired_by, (.lost | length)]' <<<"$output")" = '["cdc",0]' ]
 }
+
+@test "merge write: Wireshark reads the merged file, each frame's host as its interface" {
+	command -v tshark >/dev/null || skip "no tshark"
+	"$SMC" dump merge write "$BATS_TEST_TMPDIR/m.pcapng" "$T/a.pcap" "$T/b.pcap" >/dev/null
+	# B's Accept at .0005 on A's clock, A's at .001, A's Confirm at .002,
+	# B's at true .003 (.0025); 15 frames of A, 14 of B
+	run -0 --separate-stderr tshark -r "$BATS_TEST_TMPDIR/m.pcapng" -T fields -e frame.interface_name -e frame.time_epoch
+	[ "${lines[0]}" = $'B\t1700000000.000500000' ]
+	[ "${lines[1]}" = $'A\t1700000000.001000000' ]
+	[ "${lines[2]}" = $'A\t1700000000.002000000' ]
+	[ "${lines[3]}" = $'B\t1700000000.002500000' ]
+	[ "$(grep -c '^A' <<<"$output")" -eq 15 ]
+	[ "$(grep -c '^B' <<<"$output")" -eq 14 ]
+}
