@@ -25,6 +25,7 @@ int do_stats(int argc, char **argv);
 int do_dump(int argc, char **argv);
 /* smc dump graph (graph.c) */
 int dump_graph(int argc, char **argv);
+int dump_merge(int argc, char **argv);
 int do_socket(int argc, char **argv);
 int do_info(int argc, char **argv);
 int do_device(int argc, char **argv);
