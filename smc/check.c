@@ -536,6 +536,20 @@ static void chk_result(int fd)
 	}
 }
 
+/* 0 when @host resolves, else 1 after smc_chk's message */
+static int chk_resolve(const char *host)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai;
+
+	if (getaddrinfo(host, NULL, &hints, &ai)) {
+		printf("Error: Unknown destination '%s'\n", host);
+		return 1;
+	}
+	freeaddrinfo(ai);
+	return 0;
+}
+
 /* smc_chk -C HOST: connect to the server smc_chk -S runs on HOST */
 static int chk_connect(const char *host, unsigned int port, int dbg)
 {
@@ -641,8 +655,8 @@ static int chk_pnetid(const char *iface, int dbg)
 /*
  * smc_chk_main() - the smc_chk entry point: smc-tools' smc_chk -C HOST,
  * -S, -i IFACE with -p PORT, -6, -d, -h, -v. Its live and static tests of
- * all interfaces (-l, -s, or interface names) are not offered: smc check
- * HOST PORT tests one connection.
+ * interfaces (-l, -s) are not offered: smc check HOST PORT tests one
+ * connection.
  *
  * Exit status as smc_chk: 0 (a test ran, whatever its result; usage), 1
  * error, 2 bad option.
@@ -715,6 +729,9 @@ int smc_chk_main(int argc, char **argv, const char *version)
 			return 1;
 		}
 		mode = m;
+		/* smc_chk resolves the host as it reads -C */
+		if (c == 'C' && chk_resolve(host))
+			return 1;
 	}
 	if (optind < argc && mode == CHK_PNETID) {
 		printf("Error: Option -P/--print-PNETID takes no extra targets\n");
@@ -722,8 +739,7 @@ int smc_chk_main(int argc, char **argv, const char *version)
 	}
 	switch (mode) {
 	case CHK_NONE:
-		if (optind < argc)
-			break;
+		/* interfaces without -l or -s: smc_chk's usage too */
 		smc_chk_usage();
 		return EXIT_OK;
 	case CHK_CONNECT:
@@ -736,6 +752,6 @@ int smc_chk_main(int argc, char **argv, const char *version)
 		break;
 	}
 	fprintf(stderr,
-		"Error: smc_chk's tests of interfaces (-l, -s, INTERFACE) are not offered; use smc_chk -C HOST against smc_chk -S, or smc check.\n");
+		"Error: smc_chk's tests of interfaces (-l, -s) are not offered; use smc_chk -C HOST against smc_chk -S, or smc check.\n");
 	return 1;
 }

@@ -524,16 +524,29 @@ static void raise_core_max(const char *name, int bytes)
 
 /*
  * chk_size() - smc_run's buffer size: digits with an optional k, K, m or
- * M; its value in bytes into *@out
+ * M; its value in bytes into *@out (0: none asked for, as smc_run
+ * passes 0 to the library, which then leaves the size alone)
  *
  * Return: 0, or 1 (smc_run's code) after its message on stdout.
  */
 static int chk_size(const char *arg, int *out)
 {
-	if (parse_size("size", arg, out) == 0)
-		return 0;
-	printf("Error: Invalid buffer size specified: '%s'\n", arg);
-	return 1;
+	unsigned long long v = 0, unit = 1;
+	const char *p = arg;
+
+	for (; *p >= '0' && *p <= '9' && v <= INT_MAX; p++)
+		v = v * 10 + (*p - '0');
+	if (*p == 'k' || *p == 'K')
+		unit = 1024, p++;
+	else if (*p == 'm' || *p == 'M')
+		unit = 1048576, p++;
+	if (p == arg || *arg < '0' || *arg > '9' || *p ||
+	    v > INT_MAX / unit) {
+		printf("Error: Invalid buffer size specified: '%s'\n", arg);
+		return 1;
+	}
+	*out = (int)(v * unit);
+	return 0;
 }
 
 static void smc_run_usage(void)
