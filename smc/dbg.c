@@ -30,30 +30,45 @@
 /* paths are cut at PATH_MAX by snprintf, as the system would refuse them */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
+/* the kernel's lines about SMC and ISM: dmesg, else journalctl -k (dmesg
+ * may be refused to users); 127 when neither is there
+ */
+#define KERNEL_LOG \
+	"if command -v dmesg >/dev/null; then " \
+	"out=$(dmesg 2>/dev/null || journalctl -k --no-pager) || exit 1; " \
+	"elif command -v journalctl >/dev/null; then " \
+	"out=$(journalctl -k --no-pager) || exit 1; " \
+	"else echo 'neither dmesg nor journalctl is in PATH'; exit 127; fi; " \
+	"printf '%s\\n' \"$out\" | grep -i -E 'smc|ism'; exit 0"
+
 struct section {
 	const char *file;	/* its file in the archive */
 	bool tools;		/* one of smc_dbg's sections (stdout mode) */
-	const char *argv[6];	/* argv[0]: "smc", "smcss", ... or a program */
+	const char *argv[8];	/* argv[0]: "smc", "smcss", ... or a program */
 	bool program;		/* argv[0] is a program in $PATH */
+	const char *desc;	/* what the index says it ran, NULL: argv */
 };
 
 static const struct section sections[] = {
-	{ "version.txt", true, { "smc", "-V" }, false },
-	{ "devices.txt", true, { "smc_rnics", "-a" }, false },
-	{ "smcss_all.txt", true, { "smcss", "--all", "--debug" }, false },
-	{ "smcss_smcd", true, { "smcss", "--smcd" }, false },
-	{ "smcss_smcr", true, { "smcss", "--smcr" }, false },
-	{ "pnet_table.txt", true, { "smc", "pnet", "show" }, false },
-	{ "smcr_links.txt", true, { "smc", "-d", "linkgroup", "smcr" }, false },
-	{ "smcd_lgs.txt", true, { "smc", "-d", "linkgroup", "smcd" }, false },
-	{ "smcd_info.txt", true, { "smc", "info" }, false },
-	{ "stats.txt", true, { "smc", "-d", "stats" }, false },
-	{ "device.txt", false, { "smc", "-d", "device" }, false },
-	{ "ueid.txt", false, { "smc", "ueid", "show" }, false },
-	{ "kernel.txt", false, { "uname", "-a" }, true },
-	{ "modules.txt", false, { "sh", "-c", "grep -E '^(smc|smc_diag|ism|ib_core|rdma_rxe|mlx[45]_ib) ' /proc/modules" }, true },
-	{ "sysctl.txt", false, { "sh", "-c", "for f in /proc/sys/net/smc/*; do echo \"net.smc.${f##*/} = $(cat \"$f\")\"; done" }, true },
-	{ "dmesg.txt", false, { "sh", "-c", "dmesg | grep -i -E 'smc|ism'" }, true },
+	{ "version.txt", true, { "smc", "-V" }, false, NULL },
+	{ "devices.txt", true, { "smc_rnics", "-a" }, false, NULL },
+	{ "smcss_all.txt", true, { "smcss", "--all", "--debug" }, false, NULL },
+	{ "smcss_smcd", true, { "smcss", "--smcd" }, false, NULL },
+	{ "smcss_smcr", true, { "smcss", "--smcr" }, false, NULL },
+	{ "pnet_table.txt", true, { "smc", "pnet", "show" }, false, NULL },
+	{ "smcr_links.txt", true, { "smc", "-d", "linkgroup", "link-show", "type", "smcr" }, false, NULL },
+	{ "smcd_lgs.txt", true, { "smc", "-d", "linkgroup", "show", "type", "smcd" }, false, NULL },
+	{ "smcd_info.txt", true, { "smc", "info" }, false, NULL },
+	{ "stats.txt", true, { "smc", "-d", "stats" }, false, NULL },
+	{ "device.txt", false, { "smc", "-d", "device" }, false, NULL },
+	{ "ueid.txt", false, { "smc", "ueid", "show" }, false, NULL },
+	{ "kernel.txt", false, { "uname", "-a" }, true, NULL },
+	{ "modules.txt", false, { "sh", "-c", "grep -E '^(smc|smc_diag|ism|ib_core|rdma_rxe|mlx[45]_ib) ' /proc/modules" }, true,
+	  "grep of /proc/modules" },
+	{ "sysctl.txt", false, { "sh", "-c", "[ -d /proc/sys/net/smc ] || { echo 'no /proc/sys/net/smc: the smc module is not loaded'; exit 1; }; for f in /proc/sys/net/smc/*; do echo \"net.smc.${f##*/} = $(cat \"$f\")\"; done" }, true,
+	  "cat /proc/sys/net/smc/*" },
+	{ "dmesg.txt", false, { "sh", "-c", KERNEL_LOG }, true,
+	  "dmesg (or journalctl -k) | grep -i -E 'smc|ism'" },
 };
 
 /*
@@ -101,6 +116,10 @@ static void join_argv(const struct section *s, char *buf, size_t size)
 	int i;
 
 	buf[0] = '\0';
+	if (s->desc) {
+		snprintf(buf, size, "%s", s->desc);
+		return;
+	}
 	for (i = 0; s->argv[i] && o < size; i++)
 		o += snprintf(buf + o, size - o, "%s%s", i ? " " : "",
 			      s->argv[i]);
@@ -118,7 +137,7 @@ static int collect(const char *dir)
 	idx = fopen(path, "we");
 	if (!idx)
 		return -1;
-	fprintf(idx, "# smc dbg: FILE STATUS COMMAND (ok, failed N, missing)\n");
+	fprintf(idx, "# smc dbg: FILE STATUS COMMAND; STATUS ok, failed N (its exit status;\n# the file has what it said), missing (not found; the file says what)\n");
 	for (i = 0; i < ARRAY_SIZE(sections); i++) {
 		const struct section *s = &sections[i];
 
@@ -134,8 +153,7 @@ static int collect(const char *dir)
 		if (rc == 0)
 			fprintf(idx, "%s ok %s\n", s->file, cmd);
 		else if (rc == 127 || rc < 0)
-			fprintf(idx, "%s missing (%s not found) %s\n", s->file,
-				s->argv[0], cmd);
+			fprintf(idx, "%s missing %s\n", s->file, cmd);
 		else
 			fprintf(idx, "%s failed %d %s\n", s->file, rc, cmd);
 	}
@@ -166,7 +184,7 @@ static int bundle(const char *file, const char *name)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX], base[PATH_MAX], tar[PATH_MAX];
 	const struct section s = { NULL, false, { "tar", "-czf", tmp, "-C",
-						  base, name }, true };
+						  base, name }, true, NULL };
 	const char *td = getenv("TMPDIR");
 	int fd, rc;
 
@@ -196,7 +214,7 @@ static int bundle(const char *file, const char *name)
 		rc = 1;
 		goto out;
 	}
-	rc = run_section(&s, fd);
+	rc = run_section(&s, 2);
 	if (rc) {
 		fprintf(stderr, "Error: tar could not write \"%s\" (exit %d)\n",
 			file, rc);
