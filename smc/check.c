@@ -592,21 +592,28 @@ static int chk_connect(const char *host, unsigned int port, int dbg)
 	return 0;
 }
 
-/* smc_chk -S: the first free port from @port, one connection reported */
-static int chk_server(unsigned int port, int dbg)
+/* smc_chk -S: the first free port from @port (IPv6 with @v6), one
+ * connection reported
+ */
+static int chk_server(unsigned int port, bool v6, int dbg)
 {
+	struct sockaddr_in6 sa6;
 	struct sockaddr_in sa;
 	unsigned int p;
 	int lfd = -1, fd, ret;
 
 	for (p = port; p < port + 100 && p <= 65535 && lfd < 0; p++) {
-		fd = smc_socket(AF_INET);
+		fd = smc_socket(v6 ? AF_INET6 : AF_INET);
 		if (fd < 0)
 			return 1;
 		memset(&sa, 0, sizeof(sa));
 		sa.sin_family = AF_INET;
 		sa.sin_port = htons(p);
-		if (bind(fd, (void *)&sa, sizeof(sa)) == 0 &&
+		memset(&sa6, 0, sizeof(sa6));
+		sa6.sin6_family = AF_INET6;
+		sa6.sin6_port = htons(p);
+		if (bind(fd, v6 ? (void *)&sa6 : (void *)&sa,
+			 v6 ? sizeof(sa6) : sizeof(sa)) == 0 &&
 		    listen(fd, 1) == 0)
 			lfd = fd;
 		else
@@ -680,6 +687,7 @@ int smc_chk_main(int argc, char **argv, const char *version)
 	const char *host = NULL, *iface = NULL;
 	unsigned int port = 37373;
 	int c, dbg = 0;
+	bool v6 = false;
 	uint16_t v;
 
 	while ((c = getopt_long(argc, argv, "C:dhi:lp:sSv6", longopts,
@@ -719,6 +727,7 @@ int smc_chk_main(int argc, char **argv, const char *version)
 			printf("smc_chk utility, smc-dump-%s\n", version);
 			return EXIT_OK;
 		case '6':
+			v6 = true;
 			continue;
 		default:
 			return 2;
@@ -745,7 +754,7 @@ int smc_chk_main(int argc, char **argv, const char *version)
 	case CHK_CONNECT:
 		return chk_connect(host, port, dbg);
 	case CHK_SERVER:
-		return chk_server(port, dbg);
+		return chk_server(port, v6, dbg);
 	case CHK_PNETID:
 		return chk_pnetid(iface, dbg);
 	default:
