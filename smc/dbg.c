@@ -96,7 +96,11 @@ static int run_section(const struct section *s, int out)
 		if (null >= 0)
 			dup2(null, 0);
 		dup2(out, 1);
-		dup2(out, 2);
+		/* into the section's file; on standard output (smc_dbg
+		 * without -t) its errors stay on standard error
+		 */
+		if (out != 1)
+			dup2(out, 2);
 		if (s->program)
 			execv(path, (char **)s->argv);
 		else

@@ -719,15 +719,16 @@ static int list(const struct rnics_opts *o, bool as_json)
  */
 static int parse_fid(const char *arg, unsigned long *fid)
 {
-	const char *p = arg;
-	char *end;
+	const char *p = arg, *q;
 
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
-	errno = 0;
-	*fid = strtoul(p, &end, 16);
-	if (!*p || *end || errno || *fid > 0xffffffffUL || *p == '-' ||
-	    *p == '+' || *p == ' ') {
+	for (q = p; get_hex(*q) >= 0; q++)
+		;
+	*fid = 0;
+	if (*p && !*q && q - p <= 16)
+		*fid = strtoull(p, NULL, 16);
+	if (!*p || *q || q - p > 16 || *fid > 0xffffffffUL) {
 		fprintf(stderr, "Error: '%s' is not a valid FID\n", p);
 		return 3;
 	}

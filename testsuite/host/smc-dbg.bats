@@ -8,6 +8,7 @@
 # that is the case the index must name. The PCI section reads the fake
 # sysfs of helpers/rnics-sysfs.bash.
 
+# shellcheck disable=SC2154 # bats sets $stderr
 bats_require_minimum_version 1.5.0
 
 load lib
@@ -117,10 +118,10 @@ index() {
 	run -0 "$T/bin/smc_dbg" --tgz
 	# checked by hand against smc-tools 1.8.5 smc_dbg's last echo
 	[[ "$output" =~ ^Debug\ output\ written\ to\ (/tmp/smc_dbg-[A-Za-z0-9]{6}\.tgz)$ ]]
-	local f=${BASH_REMATCH[1]}
-	[ -f "$f" ]
-	run -0 tar -tzf "$f"
-	rm -f "$f"
+	local tgz=${BASH_REMATCH[1]}
+	[ -f "$tgz" ]
+	run -0 tar -tzf "$tgz"
+	rm -f "$tgz"
 	[[ "${lines[0]}" == smc_dbg-??????/ ]]
 	[[ "$output" == *"/index.txt"* ]]
 }

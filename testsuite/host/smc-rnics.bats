@@ -8,6 +8,7 @@
 # golden/smc_rnics/, checked by hand against smc-tools 1.8.5 smc_rnics
 # (golden/smc_rnics/README).
 
+# shellcheck disable=SC2154 # bats sets $stderr
 bats_require_minimum_version 1.5.0
 
 load lib
@@ -82,6 +83,7 @@ rnics() {
 
 @test "smc_rnics -e/-d: power a slot, errors with smc_rnics's codes" {
 	cp -r "$T/s390" "$BATS_TEST_TMPDIR/t"
+	# shellcheck disable=SC2030 # for this test only
 	export SMC_DUMP_SYSFS_DIR="$BATS_TEST_TMPDIR/t"
 	run -0 "$RNICS" -e 600
 	[ "$(cat "$BATS_TEST_TMPDIR/t/bus/pci/slots/00000600/power")" = 1 ]
@@ -122,6 +124,7 @@ rnics() {
 }
 
 @test "smc rnics: the object, its words, JSON" {
+	# shellcheck disable=SC2031 # for this test only
 	export SMC_DUMP_SYSFS_DIR="$T/s390"
 	run -0 "$SMC" rnics
 	[ "$output" = "$(cat "$GOLD/s390.out")" ]

@@ -6,6 +6,7 @@
 # text is checked by hand against smc-tools 1.8.5's script (the comment
 # at each; golden/smc-tools/README for the files).
 
+# shellcheck disable=SC2154 # bats sets $stderr
 bats_require_minimum_version 1.5.0
 
 load lib
