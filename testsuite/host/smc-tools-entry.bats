@@ -20,6 +20,30 @@ setup_file() {
 	s390_tree "$T/s390"
 	export CHK="$T/bin/smc_chk" RUN="$T/bin/smc_run"
 	export GOLD="$TOP/testsuite/host/golden/smc-tools"
+	export PROTO_SO="$H/smc-proto-fake.so" DIAG_SO="$H/socket-fake.so"
+	mkdir -p "$T/empty"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	PIDS=()
+}
+
+teardown() {
+	local p
+	for p in "${PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	return 0
+}
+
+# with_fakes CMD...: CMD with an IPPROTO_SMC that gives TCP sockets
+# (helpers/smc-proto-fake.c) and a sock_diag that lists no SMC socket
+# (helpers/socket-fake.c)
+with_fakes() {
+	env LD_PRELOAD="$PROTO_SO:$DIAG_SO" SMC_FAKE=ipproto \
+		SOCKET_FAKE_DIR="$T/empty" "$@"
 }
 
 @test "smc_chk: no mode is its usage, exit 0; -v; -h" {
@@ -71,6 +95,32 @@ setup_file() {
 	[ "$output" = "$(cat "$GOLD/chk-connect-refused.out")" ]
 	run -1 --separate-stderr "$CHK" -C 127.0.0.1 -p 0
 	[ "$output" = "Error: Invalid port '0'" ]
+}
+
+@test "smc_chk -S: the next free port from -p, said; smc_chk -C to it" {
+	host_need testsuite/host/helpers smc-proto-fake.so socket-fake.so
+	# a TCP listener on port P, so that the server takes a later one
+	python3 -c 'import socket, time
+s = socket.socket(); s.bind(("0.0.0.0", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(120)' >hold.port &
+	PIDS+=($!)
+	wait_file hold.port
+	local p q
+	p=$(cat hold.port)
+	with_fakes "$CHK" -S -p "$p" >srv.out 2>srv.err &
+	PIDS+=($!)
+	wait_line srv.out '^Server started on port [0-9]+$'
+	# checked by hand against smc-tools 1.8.5 smc_chk (-S's echo)
+	q=$(sed -n 's/^Server started on port //p' srv.out)
+	[ "$q" -gt "$p" ]
+	# the client: the connection is made, but no SMC socket is listed
+	# (smcss shows none): smc_chk's "Failed, no connection"
+	run -0 --separate-stderr with_fakes "$CHK" -C 127.0.0.1 -p "$q"
+	[ "${lines[0]}" = "Test with target IP 127.0.0.1 and port $q" ]
+	[ "$(printf '%s\n' "${lines[@]:1}")" = "$(sed 1d "$GOLD/chk-connect-refused.out" | sed '/^$/d')" ]
+	# the server reports its one connection, which sock_diag does not list
+	wait_gone "${PIDS[1]}"
+	[[ "$(cat srv.err)" == *"is not among the SMC sockets sock_diag lists"* ]]
 }
 
 @test "smc_chk: the interface tests it does not offer are named, exit 1" {
