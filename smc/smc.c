@@ -28,7 +28,8 @@ static void usage(FILE *fp)
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
 		"where  OBJECT := { ueid | stats | socket | dump | info | device |\n"
-		"                   linkgroup | pnet | run | check }\n"
+		"                   linkgroup | pnet | run | check |\n"
+		"                   rnics | dbg }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -a[bsolute] | -n[etns] NAME | -V[ersion] | -h[elp] }\n");
 }
@@ -49,6 +50,8 @@ static const struct object {
 	{ "pnet", do_pnet },
 	{ "run", do_run },
 	{ "check", do_check },
+	{ "rnics", do_rnics },
+	{ "dbg", do_dbg },
 	{ "help", do_help },
 	{ NULL, NULL },
 };
@@ -151,6 +154,23 @@ static int finish(int ret)
 }
 
 /*
+ * Entry points: smc run as another name (a link to it) is that
+ * command of smc-tools, with its options and output; each takes the whole
+ * command line and the smc-dump release, and returns the exit status.
+ */
+static const struct entry {
+	const char *name;
+	int (*main)(int argc, char **argv, const char *version);
+} entries[] = {
+	{ "smcss", smcss_main },		/* socket.c */
+	{ "smc_rnics", smc_rnics_main },	/* rnics.c */
+	{ "smc_dbg", smc_dbg_main },		/* dbg.c */
+	{ "smc_chk", smc_chk_main },		/* check.c */
+	{ "smc_run", smc_run_main },		/* run.c */
+	{ NULL, NULL },
+};
+
+/*
  * main() - smc [ OPTIONS ] OBJECT { COMMAND | help }
  *
  * -n NAME runs the object in network namespace NAME of ip netns, as ip -n
@@ -164,14 +184,15 @@ int main(int argc, char **argv)
 {
 	const char *netns = NULL;
 	const struct object *c;
+	const struct entry *e;
 	const char *prog;
 	int ret;
 
-	/* a link named smcss: smc-tools' smcss options (socket.c) */
 	prog = strrchr(argv[0], '/');
 	prog = prog ? prog + 1 : argv[0];
-	if (!strcmp(prog, "smcss"))
-		return finish(smcss_main(argc, argv, VERSION));
+	for (e = entries; e->name; e++)
+		if (!strcmp(prog, e->name))
+			return finish(e->main(argc, argv, VERSION));
 
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "--")) {

@@ -6,6 +6,7 @@
 #define SMC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Global options, set by smc.c from the command line before an object's
  * handler runs.
@@ -59,6 +60,25 @@ int smc_linkgroup_version(const struct smc_sock_state *q,
  * whole command line, returns the exit status as the handlers do
  */
 int smcss_main(int argc, char **argv, const char *version);
+
+/* rnics.c: smc rnics, and the smc_rnics entry point (smc-tools' syntax) */
+int do_rnics(int argc, char **argv);
+int smc_rnics_main(int argc, char **argv, const char *version);
+/*
+ * smc_rnics_pnetid() - the PNET ID sysfs gives interface @ifname (a PCI
+ * function's port), into @buf (@size bytes)
+ *
+ * Return: true when it has one.
+ */
+bool smc_rnics_pnetid(const char *ifname, char *buf, size_t size);
+/* the sysfs root: SMC_DUMP_SYSFS_DIR (tests), else /sys */
+const char *smc_sysfs_root(void);
+/* dbg.c: smc dbg, and the smc_dbg entry point */
+int do_dbg(int argc, char **argv);
+int smc_dbg_main(int argc, char **argv, const char *version);
+/* check.c, run.c: the smc_chk and smc_run entry points */
+int smc_chk_main(int argc, char **argv, const char *version);
+int smc_run_main(int argc, char **argv, const char *version);
 
 /* matches(), invarg(), duparg() and the exit codes EXIT_OK, EXIT_FAIL,
  * EXIT_USAGE: lib/utils.c

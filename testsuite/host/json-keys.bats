@@ -13,6 +13,7 @@
 bats_require_minimum_version 1.5.0
 
 load lib
+load helpers/rnics-sysfs
 
 setup_file() {
 	host_setup_fake || return 1
@@ -143,6 +144,12 @@ collect_all() {
 	out device "$SMC_FAKE" -j device || return 1
 	out linkgroup "$SMC_FAKE" -j -d linkgroup || return 1
 	out "pnet show" "$SMC_FAKE" -j pnet show || return 1
+	# smc rnics: the fake sysfs trees of helpers/rnics-sysfs.bash
+	s390_tree "$T/sys-s390"
+	x86_tree "$T/sys-x86"
+	out rnics env SMC_DUMP_SYSFS_DIR="$T/sys-s390" "$SMC" -j rnics all || return 1
+	out rnics env SMC_DUMP_SYSFS_DIR="$T/sys-s390" "$SMC" -j rnics ibdev || return 1
+	out rnics env SMC_DUMP_SYSFS_DIR="$T/sys-x86" "$SMC" -j rnics || return 1
 	out "dump read" "$SMC" -j -x dump read "$T/recs.pcap" || return 1
 	out "dump read" "$SMC" -j -d dump read "$T/clc.pcap" || return 1
 	out "dump stats" "$SMC" -j dump stats "$T/recs.pcap" || return 1

@@ -39,8 +39,9 @@ help_objects() {
 		[ -z "$output" ]
 		n=$((n + 1))
 	done
-	# smc, 10 objects, smcss, smcdump-ex, ip-link-smc-dummy
-	[ "$n" -ge 14 ]
+	# smc, 12 objects, smcss, the other entry points, smcdump-ex,
+	# ip-link-smc-dummy
+	[ "$n" -ge 20 ]
 }
 
 @test "the check of the pages fails on a page with a warning" {
@@ -54,7 +55,7 @@ help_objects() {
 	run -0 help_objects
 	local objs=("${lines[@]}") o page s
 	# the list as smc.c has it, read by hand
-	[ "${objs[*]}" = "ueid stats socket dump info device linkgroup pnet run check" ]
+	[ "${objs[*]}" = "ueid stats socket dump info device linkgroup pnet run check rnics dbg" ]
 	for o in "${objs[@]}"; do
 		page="$TOP/man/man8/smc-$o.8"
 		[ -f "$page" ] || { echo "no $page"; return 1; }
