@@ -28,12 +28,41 @@ static void usage(FILE *fp)
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
 		"where  OBJECT := { ueid | stats | socket | dump | info | device |\n"
-		"                   linkgroup | pnet | run | check }\n"
+		"                   linkgroup | pnet | run | check | seid }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -a[bsolute] | -n[etns] NAME | -V[ersion] | -h[elp] }\n");
 }
 
 static int do_help(int argc, char **argv);
+
+/* Entry points of other tools' names, a link to smc each: the program's
+ * base name picks one, which takes the whole command line and returns the
+ * exit status
+ */
+static int smcss_entry(int argc, char **argv)
+{
+	return smcss_main(argc, argv, VERSION);
+}
+
+static int smcd_entry(int argc, char **argv)
+{
+	return smctools_main(argc, argv, true, VERSION);
+}
+
+static int smcr_entry(int argc, char **argv)
+{
+	return smctools_main(argc, argv, false, VERSION);
+}
+
+static const struct entry {
+	const char *name;
+	int (*func)(int argc, char **argv);
+} entries[] = {
+	{ "smcss", smcss_entry },	/* socket.c */
+	{ "smcd", smcd_entry },		/* smctools.c */
+	{ "smcr", smcr_entry },		/* smctools.c */
+	{ NULL, NULL },
+};
 
 static const struct object {
 	const char *name;
@@ -49,6 +78,7 @@ static const struct object {
 	{ "pnet", do_pnet },
 	{ "run", do_run },
 	{ "check", do_check },
+	{ "seid", do_seid },
 	{ "help", do_help },
 	{ NULL, NULL },
 };
@@ -163,15 +193,17 @@ static int finish(int ret)
 int main(int argc, char **argv)
 {
 	const char *netns = NULL;
+	const struct entry *e;
 	const struct object *c;
 	const char *prog;
 	int ret;
 
-	/* a link named smcss: smc-tools' smcss options (socket.c) */
+	/* a link named as another tool: that tool's command line */
 	prog = strrchr(argv[0], '/');
 	prog = prog ? prog + 1 : argv[0];
-	if (!strcmp(prog, "smcss"))
-		return finish(smcss_main(argc, argv, VERSION));
+	for (e = entries; e->name; e++)
+		if (!strcmp(prog, e->name))
+			return finish(e->func(argc, argv));
 
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "--")) {

@@ -59,6 +59,30 @@ int smc_linkgroup_version(const struct smc_sock_state *q,
  */
 int smcss_main(int argc, char **argv, const char *version);
 
+/* seid.c: smc seid, and the system EID for smcd seid */
+int do_seid(int argc, char **argv);
+struct smc_genl;
+struct smc_seid {
+	bool have_seid;		/* the kernel sent one (ISM v2 possible) */
+	char seid[33];		/* as sent: blank padded to 32 characters */
+	bool have_enabled;
+	bool enabled;		/* SMC-Dv2 proposals carry it */
+};
+/* SMC_NETLINK_DUMP_SEID into @s: 0, or a negative errno (-EBADMSG after
+ * its message; others unprinted)
+ */
+int smc_seid_read(struct smc_genl *g, struct smc_seid *s);
+/* SMC_NETLINK_ENABLE_SEID or _DISABLE_SEID: 0 or the kernel's negative
+ * errno (EOPNOTSUPP off s390, ENOENT: disable without a user EID),
+ * nothing printed
+ */
+int smc_seid_set(struct smc_genl *g, bool enable);
+
+/* smctools.c: the smcd (@smcd) and smcr entry points, smc-tools' syntax
+ * and formats; the whole command line, returns smc-tools' exit status
+ */
+int smctools_main(int argc, char **argv, bool smcd, const char *version);
+
 /* matches(), invarg(), duparg() and the exit codes EXIT_OK, EXIT_FAIL,
  * EXIT_USAGE: lib/utils.c
  */
