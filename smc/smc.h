@@ -53,6 +53,12 @@ int do_check(int argc, char **argv);
 /* linkgroup.c: the version (1, 2; 0 unknown) of @q's link group */
 int smc_linkgroup_version(const struct smc_sock_state *q,
 			  unsigned int *version);
+/* linkgroup.c: smcd linkgroup (@smcd) and smcr linkgroup in smc-tools'
+ * syntax and format; @detail 0, 1 (-d) or 2 (-dd); @argv the arguments
+ * after the object word. Returns smc-tools' exit status: 0, 255 on a usage
+ * error or a failed request, 1 when SMC's family cannot be opened.
+ */
+int smc_linkgroup_tools(bool smcd, int detail, int argc, char **argv);
 
 /* socket.c: the smcss entry point, for a binary run as "smcss"; takes the
  * whole command line, returns the exit status as the handlers do

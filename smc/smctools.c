@@ -13,8 +13,9 @@
  * smc-tools' dev.c, info.c, ueid.c and seid.c; smc(8)'s own objects keep
  * their formats.
  *
- * linkgroup and stats are not repeated in smc-tools' format here: they
- * say so and exit 1 (smc linkgroup, smc stats print their own formats).
+ * stats is not repeated in smc-tools' format here: it says so and exits 1
+ * (smc stats prints its own format). linkgroup's printer is in linkgroup.c,
+ * beside the parser of the link groups.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -641,7 +642,8 @@ static int run_object(const struct tools *t, int argc, char **argv)
 	case 0:
 		return tools_device(t, argc - 1, argv + 1);
 	case 1:
-		return not_repeated(t, "linkgroup");
+		return smc_linkgroup_tools(t->smcd, t->detail, argc - 1,
+					   argv + 1);
 	case 2:
 		return tools_info(t, argc - 1, argv + 1);
 	case 3:
