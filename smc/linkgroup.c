@@ -896,8 +896,10 @@ static void tools_print(const struct lgr_list *l, bool smcd, int detail,
 
 int smc_linkgroup_tools(bool smcd, int detail, int argc, char **argv)
 {
+	char req[SMC_GENL_REQ_SIZE] __attribute__((aligned(4)));
 	struct tools_lgr_filter f = { 0 };
 	struct lgr_list l = { 0 };
+	struct nlmsghdr *nlh;
 	bool all = false;
 	struct smc_genl g;
 	int ret;
@@ -951,14 +953,16 @@ int smc_linkgroup_tools(bool smcd, int detail, int argc, char **argv)
 
 	if (smc_genl_open(&g))
 		return 1;
-	if (smcd)
-		ret = nla_dump(&g, SMC_NETLINK_GET_LGR_SMCD, cb_smcd, &l,
-			       "the SMC-D link groups");
-	else
-		ret = nla_dump(&g, f.links ? SMC_NETLINK_GET_LINK_SMCR :
-			       SMC_NETLINK_GET_LGR_SMCR, cb_smcr, &l,
-			       "the SMC-R link groups");
+	nlh = smc_genl_msg(&g, req, smcd ? SMC_NETLINK_GET_LGR_SMCD :
+			   f.links ? SMC_NETLINK_GET_LINK_SMCR :
+			   SMC_NETLINK_GET_LGR_SMCR, NLM_F_DUMP);
+	ret = smc_genl_talk(&g, nlh, smcd ? cb_smcd : cb_smcr, &l);
 	smc_genl_close(&g);
+	/* as smc-tools' gen_nl_handle() */
+	if (ret == -EOPNOTSUPP)
+		fprintf(stderr, "Error: Operation not supported by kernel\n");
+	else if (ret && ret != -EBADMSG)
+		fprintf(stderr, "Error: %s\n", smc_tools_nlerr(ret));
 	if (!ret)
 		tools_print(&l, smcd, detail, &f);
 	free(l.lgr);

@@ -54,6 +54,11 @@ static int smcr_entry(int argc, char **argv)
 	return smctools_main(argc, argv, false, VERSION);
 }
 
+static int smc_pnet_entry(int argc, char **argv)
+{
+	return smc_pnet_main(argc, argv, VERSION);
+}
+
 static const struct entry {
 	const char *name;
 	int (*func)(int argc, char **argv);
@@ -61,6 +66,7 @@ static const struct entry {
 	{ "smcss", smcss_entry },	/* socket.c */
 	{ "smcd", smcd_entry },		/* smctools.c */
 	{ "smcr", smcr_entry },		/* smctools.c */
+	{ "smc_pnet", smc_pnet_entry },	/* smc_pnet.c */
 	{ NULL, NULL },
 };
 

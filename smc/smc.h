@@ -88,6 +88,14 @@ int smc_seid_set(struct smc_genl *g, bool enable);
  * and formats; the whole command line, returns smc-tools' exit status
  */
 int smctools_main(int argc, char **argv, bool smcd, const char *version);
+/* smctools.c: the text libnl 3 (nl_geterror()) gives errno @err (either
+ * sign), which smc-tools prints after "Error: " or its program name
+ */
+const char *smc_tools_nlerr(int err);
+/* smc_pnet.c: the smc_pnet entry point, smc-tools' options and format;
+ * the whole command line, returns smc_pnet's exit status
+ */
+int smc_pnet_main(int argc, char **argv, const char *version);
 
 /* matches(), invarg(), duparg() and the exit codes EXIT_OK, EXIT_FAIL,
  * EXIT_USAGE: lib/utils.c

@@ -66,13 +66,50 @@ static void tools_usage(const struct tools *t)
 			t->name);
 }
 
-/* a failed request, in smc-tools' words where they name the errno */
+const char *smc_tools_nlerr(int err)
+{
+	/* libnl 3's nl_syserr2nlerr(), then nl_geterror() */
+	switch (err < 0 ? -err : err) {
+	case EEXIST:
+	case EADDRINUSE:
+		return "Object exists";
+	case ENOENT:
+	case ESRCH:
+		return "Object not found";
+	case EINVAL:
+	case EFAULT:
+	case ENOPROTOOPT:
+		return "Invalid input data or parameter";
+	case EPERM:
+		return "Operation not permitted";
+	case EACCES:
+		return "No Access";
+	case EOPNOTSUPP:
+		return "Operation not supported";
+	case EBUSY:
+		return "Object busy";
+	case ENODEV:
+		return "No such device";
+	case ERANGE:
+		return "Input data out of range";
+	case EAGAIN:
+		return "Try again";
+	case ENOMEM:
+	case ENOBUFS:
+		return "Out of memory";
+	case EINTR:
+		return "Interrupted system call";
+	}
+	return "Unspecific failure";
+}
+
+/* a failed request, as smc-tools' gen_nl_handle() reports it */
 static int request_failed(int err)
 {
 	if (err == -EOPNOTSUPP)
 		fprintf(stderr, "Error: Operation not supported by kernel\n");
 	else if (err != -EBADMSG)
-		fprintf(stderr, "Error: %s\n", strerror(-err));
+		fprintf(stderr, "Error: %s\n", smc_tools_nlerr(err));
 	return TOOLS_FAIL;
 }
 
@@ -491,7 +528,7 @@ static int ueid_failed(uint8_t cmd, int err)
 	else if (cmd == SMC_NETLINK_ADD_UEID && err == -EEXIST)
 		fprintf(stderr, "Error: specified User EID is already defined\n");
 	else if (err != -EBADMSG)
-		fprintf(stderr, "Error: %s\n", strerror(-err));
+		fprintf(stderr, "Error: %s\n", smc_tools_nlerr(err));
 	/* smc-tools exits 255 also after its Info line */
 	return TOOLS_FAIL;
 }
@@ -587,7 +624,7 @@ static int tools_seid(int argc, char **argv)
 			fprintf(stderr,
 				"Error: System EID cannot be disabled because no User EID is defined\n");
 		else if (ret)
-			fprintf(stderr, "Error: %s\n", strerror(-ret));
+			fprintf(stderr, "Error: %s\n", smc_tools_nlerr(ret));
 		return ret ? TOOLS_FAIL : 0;
 	}
 	smc_genl_close(&g);
@@ -597,7 +634,7 @@ static int tools_seid(int argc, char **argv)
 	}
 	if (ret) {
 		if (ret != -EBADMSG)
-			fprintf(stderr, "Error: %s\n", strerror(-ret));
+			fprintf(stderr, "Error: %s\n", smc_tools_nlerr(ret));
 		return TOOLS_FAIL;
 	}
 	if (!s.have_seid || !s.have_enabled)

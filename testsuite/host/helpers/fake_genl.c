@@ -696,6 +696,10 @@ static int pnet_talk(const struct smc_genl *g, const struct nlmsghdr *nlh,
 {
 	if (getenv("SMC_FAKE_UNPRIV") && cmd != SMC_PNETID_GET)
 		return -EPERM;	/* GENL_ADMIN_PERM */
+	/* genetlink: a dump of a command without .dumpit */
+	if ((nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP &&
+	    cmd != SMC_PNETID_GET)
+		return -EOPNOTSUPP;
 	pnet_load();
 	switch (cmd) {
 	case SMC_PNETID_GET:
