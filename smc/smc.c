@@ -28,7 +28,7 @@ static void usage(FILE *fp)
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
 		"where  OBJECT := { ueid | stats | socket | dump | info | device |\n"
-		"                   linkgroup | pnet | run | check | seid }\n"
+		"                   seid | linkgroup | pnet | run | check }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -a[bsolute] | -n[etns] NAME | -V[ersion] | -h[elp] }\n");
 }

@@ -122,6 +122,9 @@ collect_all() {
 	out device "$SMC_FAKE" -j device || return 1
 	out linkgroup "$SMC_FAKE" -j -d linkgroup || return 1
 	out "pnet show" "$SMC_FAKE" -j pnet show || return 1
+	out "seid show" env SMC_FAKE_SEID=IBM-SYSZ-ISMSEID00000000D3B58561 \
+		"$SMC_FAKE" -j seid show || return 1
+	out "seid show" "$SMC_FAKE" -j seid show || return 1
 	out "dump read" "$SMC" -j -x dump read "$T/recs.pcap" || return 1
 	out "dump read" "$SMC" -j -d dump read "$T/clc.pcap" || return 1
 	out "dump stats" "$SMC" -j dump stats "$T/recs.pcap" || return 1

@@ -39,8 +39,9 @@ help_objects() {
 		[ -z "$output" ]
 		n=$((n + 1))
 	done
-	# smc, 10 objects, smcss, smcdump-ex, ip-link-smc-dummy
-	[ "$n" -ge 14 ]
+	# smc, 11 objects, smcss, smcd, smcr, smc_pnet, smcdump-ex,
+	# ip-link-smc-dummy
+	[ "$n" -ge 18 ]
 }
 
 @test "the check of the pages fails on a page with a warning" {
@@ -54,7 +55,7 @@ help_objects() {
 	run -0 help_objects
 	local objs=("${lines[@]}") o page s
 	# the list as smc.c has it, read by hand
-	[ "${objs[*]}" = "ueid stats socket dump info device linkgroup pnet run check" ]
+	[ "${objs[*]}" = "ueid stats socket dump info device seid linkgroup pnet run check" ]
 	for o in "${objs[@]}"; do
 		page="$TOP/man/man8/smc-$o.8"
 		[ -f "$page" ] || { echo "no $page"; return 1; }
@@ -87,4 +88,19 @@ help_objects() {
 	[[ "$output" == *"SYNOPSIS"*"smcss [ -a | -l ]"*"DESCRIPTION"* ]]
 	[[ "$output" == *"SEE ALSO"*"smcss(8)"* ]]
 	[ -f "$TOP/man/man8/smcss.8" ]
+}
+
+@test "every name smc answers to (smc/Makefile TOOLS_LINKS) has its page, installed, naming smc(8)" {
+	local names n
+	names=$(make -s --no-print-directory -C "$TOP/smc" \
+		--eval 'print-links: ; @echo $(TOOLS_LINKS)' print-links)
+	# read by hand in smc/Makefile
+	for n in smcss smcd smcr smc_pnet; do
+		[[ " $names " == *" $n "* ]] || { echo "$n: not in TOOLS_LINKS"; return 1; }
+	done
+	for n in $names; do
+		[ -f "$TOP/man/man8/$n.8" ] || { echo "no $n.8"; return 1; }
+		grep -qw "$n\\.8" "$TOP/smc/Makefile" || { echo "$n.8 not installed"; return 1; }
+		grep -q '^\.BR smc (8)' "$TOP/man/man8/$n.8" || { echo "$n.8: no smc(8)"; return 1; }
+	done
 }

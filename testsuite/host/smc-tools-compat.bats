@@ -172,11 +172,12 @@ ueids() {
 }
 
 @test "a failed request: smc-tools' error line, exit 255" {
-	export SMC_FAKE_ERR="GET_LGR_SMCD:$(python3 -c 'import errno; print(errno.EPERM)')"
+	SMC_FAKE_ERR="GET_LGR_SMCD:$(python3 -c 'import errno; print(errno.EPERM)')"
+	export SMC_FAKE_ERR
 	run -255 --separate-stderr "$BIN/smcd" linkgroup
 	[ -z "$output" ]
 	[ "$stderr" = "Error: Operation not permitted" ]
-	export SMC_FAKE_ERR="GET_SYS_INFO:$(python3 -c 'import errno; print(errno.EOPNOTSUPP)')"
+	SMC_FAKE_ERR="GET_SYS_INFO:$(python3 -c 'import errno; print(errno.EOPNOTSUPP)')"
 	run -255 --separate-stderr "$BIN/smcr" info
 	[ "$stderr" = "Error: Operation not supported by kernel" ]
 }
@@ -358,7 +359,8 @@ smc_pnet: ibport 2 ignored" ]
 	export SMC_FAKE_UNPRIV=1
 	run -0 "$BIN/smc_pnet" -f
 	[ -s "$SMC_FAKE_PNET" ]
-	export SMC_FAKE_ERR="PNETID_FLUSH:$(python3 -c 'import errno; print(errno.ENOENT)')"
+	SMC_FAKE_ERR="PNETID_FLUSH:$(python3 -c 'import errno; print(errno.ENOENT)')"
+	export SMC_FAKE_ERR
 	run -1 --separate-stderr "$BIN/smc_pnet" -f
 	[ "$stderr" = "smc_pnet: Object not found" ]
 }
@@ -369,4 +371,44 @@ smc_pnet: ibport 2 ignored" ]
 	run -0 --separate-stderr "$SMC_FAKE" seid show
 	[ -z "$stderr" ]
 	[[ "$output" != *"["* ]]
+}
+
+# ------------------------------------------------ smc seid, the native object
+
+@test "smc seid: show, JSON, enable and disable as the kernel answers them" {
+	export SMC_FAKE_SEID=IBM-SYSZ-ISMSEID00000000D3B58561
+	run -0 --separate-stderr "$SMC_FAKE" seid
+	[ "$output" = "SEID IBM-SYSZ-ISMSEID00000000D3B58561 disabled" ]
+	run -0 "$SMC_FAKE" -j seid show
+	[ "$output" = '[{"seid":"IBM-SYSZ-ISMSEID00000000D3B58561","enabled":false}]' ]
+	# off s390: EOPNOTSUPP, exit 1
+	run -1 --separate-stderr "$SMC_FAKE" seid enable
+	[ "$stderr" = "Error: the running kernel cannot enable the system EID (only s390 kernels can)" ]
+	export SMC_FAKE_S390=1
+	run -1 --separate-stderr "$SMC_FAKE" seid disable
+	[ "$stderr" = "Error: the system EID cannot be disabled while no user EID is defined (smc ueid add)" ]
+	ueids SMC-EID-1
+	run -0 "$SMC_FAKE" seid disable
+	run -0 "$SMC_FAKE" seid
+	[ "$output" = "SEID IBM-SYSZ-ISMSEID00000000D3B58561 disabled" ]
+	run -0 "$SMC_FAKE" seid enable
+	run -0 "$SMC_FAKE" seid
+	[ "$output" = "SEID IBM-SYSZ-ISMSEID00000000D3B58561 enabled" ]
+	grep -qx "ENABLE_SEID flags=0x5" "$SMC_FAKE_LOG"
+	unset SMC_FAKE_SEID
+	run -0 "$SMC_FAKE" seid
+	[ "$output" = "SEID n/a (no ISM v2)" ]
+	run -0 "$SMC_FAKE" -j seid
+	[ "$output" = '[{"seid":null,"enabled":null}]' ]
+}
+
+@test "smc seid: usage errors exit 2; enable and disable are not abbreviated" {
+	run -2 --separate-stderr "$SMC_FAKE" seid en
+	[ "$stderr" = 'Command "en" is unknown, try "smc seid help".' ]
+	run -2 --separate-stderr "$SMC_FAKE" seid show x
+	[ "$stderr" = 'Error: unexpected argument "x", try "smc seid help".' ]
+	run -2 "$SMC_FAKE" seid disable x
+	run -0 --separate-stderr "$SMC_FAKE" seid help
+	[ "${output%%$'\n'*}" = "Usage: smc [ -j [ -p ] ] seid [ show ]" ]
+	[ ! -e "$SMC_FAKE_LOG" ]
 }
