@@ -558,11 +558,16 @@ static int tools_ueid(int argc, char **argv)
 			goto usage;
 		}
 		if (need_eid) {
-			if (argc != 2)
+			/* as smc-tools: the EID is checked before the
+			 * arguments after it
+			 */
+			if (argc < 2)
 				goto usage;
 			ret = ueid_check(argv[1], padded);
 			if (ret)
 				return ret;
+			if (argc > 2)
+				goto usage;
 		} else if (argc != 1) {
 			goto usage;
 		}
@@ -588,28 +593,43 @@ usage:
 static int tools_seid(int argc, char **argv)
 {
 	enum { SHOW, ENABLE, DISABLE } what = SHOW;
+	bool enable = false, disable = false, show = !argc;
 	struct smc_seid s;
 	struct smc_genl g;
 	int ret;
 
-	if (argc > 1)
-		goto usage;
-	if (argc == 1) {
+	/* as smc-tools: words up to show, which must be the last; one
+	 * command in all (a repeated one counts once)
+	 */
+	for (; argc > 0; argc--, argv++) {
 		if (is_prefix(argv[0], "help"))
 			goto usage;
 		else if (is_prefix(argv[0], "enable"))
-			what = ENABLE;
+			enable = true;
 		else if (is_prefix(argv[0], "disable"))
-			what = DISABLE;
-		else if (!is_prefix(argv[0], "show"))
+			disable = true;
+		else if (is_prefix(argv[0], "show") && argc == 1)
+			show = true;
+		else
 			goto usage;
 	}
+	if (enable + disable + show != 1)
+		goto usage;
+	if (enable)
+		what = ENABLE;
+	else if (disable)
+		what = DISABLE;
 
 	if (smc_genl_open(&g))
 		return EXIT_FAIL;
 	ret = smc_seid_read(&g, &s);
-	if (!ret && what != SHOW) {
-		if (!s.have_seid) {
+	if (what != SHOW) {
+		/* smc-tools reports a failed look-up, then goes on as
+		 * without a SEID
+		 */
+		if (ret)
+			request_failed(ret);
+		if (ret || !s.have_seid) {
 			/* on stdout, as smc-tools prints it */
 			printf("Error: System EID not available\n");
 			smc_genl_close(&g);

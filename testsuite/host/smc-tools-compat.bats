@@ -215,6 +215,11 @@ ueids() {
 	run -255 --separate-stderr "$BIN/smcr" ueid add
 	[ "${stderr%%$'\n'*}" = "Usage: smcd ueid [show]" ]
 	run -255 "$BIN/smcd" ueid flush now
+	# the EID is checked before what follows it
+	run -255 --separate-stderr "$BIN/smcd" ueid add -X extra
+	[ "$stderr" = "Error: Invalid User EID specified: first character must be alphanumeric" ]
+	run -255 --separate-stderr "$BIN/smcd" ueid add GOOD extra
+	[ "${stderr%%$'\n'*}" = "Usage: smcd ueid [show]" ]
 	# s390: the last UEID removed enables the SEID: an Info line, exit 255
 	export SMC_FAKE_S390=1
 	run -255 --separate-stderr "$BIN/smcd" ueid del SMC-EID-1
@@ -255,6 +260,10 @@ ueids() {
 	[ "$stderr" = "Usage: smcd seid [show]
        smcd seid enable
        smcd seid disable" ]
+	# one command only; nothing after show
+	run -255 --separate-stderr "$BIN/smcd" seid enable disable
+	[ "${stderr%%$'\n'*}" = "Usage: smcd seid [show]" ]
+	run -255 "$BIN/smcd" seid show enable
 	run -1 --separate-stderr "$BIN/smcr" seid
 	[ "$stderr" = 'Error: Object "seid" is valid for SMC-D only, try "smcr help".' ]
 }
