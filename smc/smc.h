@@ -59,6 +59,13 @@ int smc_linkgroup_version(const struct smc_sock_state *q,
  * error or a failed request, 1 when SMC's family cannot be opened.
  */
 int smc_linkgroup_tools(bool smcd, int detail, int argc, char **argv);
+/* stats.c: smcd stats (@smcd) and smcr stats in smc-tools' syntax and
+ * format, counted since the last reset unless @absolute (-a); @detail as
+ * -d. Returns smc-tools' exit status: 255 on a usage error, else 0 (also
+ * when the counters cannot be read: the error is printed).
+ */
+int smc_stats_tools(bool smcd, int detail, bool absolute, int argc,
+		    char **argv);
 
 /* socket.c: the smcss entry point, for a binary run as "smcss"; takes the
  * whole command line, returns the exit status as the handlers do

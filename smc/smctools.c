@@ -8,14 +8,14 @@
  * accepted as any prefix of the full word (also "-" and the empty word
  * where smc-tools takes them), objects are tried in the order device,
  * linkgroup, info, stats, ueid, seid; a usage error of an object prints its
- * usage on stderr and exits 255, a failed kernel request exits 255, an
- * unknown object or option 1 resp. 255. Column layouts are those of
- * smc-tools' dev.c, info.c, ueid.c and seid.c; smc(8)'s own objects keep
- * their formats.
+ * usage on stderr and exits 255, a failed kernel request exits 255 (0 for
+ * stats, which smc-tools ends with 0 whatever happened), an unknown object
+ * or option 1 resp. 255. Column layouts are those of smc-tools' dev.c,
+ * info.c, linkgroup.c, stats.c, ueid.c and seid.c; smc(8)'s own objects
+ * keep their formats.
  *
- * stats is not repeated in smc-tools' format here: it says so and exits 1
- * (smc stats prints its own format). linkgroup's printer is in linkgroup.c,
- * beside the parser of the link groups.
+ * The printers of linkgroup and stats are in linkgroup.c and stats.c,
+ * beside their parsers (and stats's reset state, which smc stats shares).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -39,7 +39,9 @@ enum { DETAIL_NONE, DETAIL_V, DETAIL_VV };
 struct tools {
 	const char *name;	/* "smcd" or "smcr" */
 	bool smcd;
-	int detail;
+	int detail;		/* device, linkgroup: DETAIL_* */
+	bool stats_detail;	/* stats: -d, -dd or -ad */
+	bool absolute;		/* stats: -a or -ad */
 };
 
 /* smc-tools' contains(): 0 when @prfx is a prefix of @word, "" is none */
@@ -673,14 +675,6 @@ usage:
 
 /* ------------------------------------------------------------ objects */
 
-static int not_repeated(const struct tools *t, const char *object)
-{
-	fprintf(stderr,
-		"Error: smc-dump's %s does not print \"%s\" in smc-tools' format; use \"smc %s\" (smc-%s(8)).\n",
-		t->name, object, object, object);
-	return EXIT_FAIL;
-}
-
 static int run_object(const struct tools *t, int argc, char **argv)
 {
 	static const char *const objects[] = {
@@ -704,7 +698,8 @@ static int run_object(const struct tools *t, int argc, char **argv)
 	case 2:
 		return tools_info(t, argc - 1, argv + 1);
 	case 3:
-		return not_repeated(t, "stats");
+		return smc_stats_tools(t->smcd, t->stats_detail, t->absolute,
+				       argc - 1, argv + 1);
 	case 4:
 		return tools_ueid(argc - 1, argv + 1);
 	case 5:
@@ -748,16 +743,23 @@ int smctools_main(int argc, char **argv, bool smcd, const char *version)
 		 */
 		if (!strncmp(opt, "-ad", 3) || !strncmp(opt, "-da", 3)) {
 			t.detail = DETAIL_NONE;
+			t.stats_detail = t.absolute = true;
 		} else if (is_prefix(opt, "-absolute")) {
 			t.detail = DETAIL_NONE;
+			t.stats_detail = false;
+			t.absolute = true;
 		} else if (is_prefix(opt, "-version")) {
 			fprintf(stderr, "%s utility, smc-dump %s\n", t.name,
 				version);
 			return TOOLS_FAIL;
 		} else if (is_prefix(opt, "-details")) {
 			t.detail = DETAIL_V;
+			t.stats_detail = true;
+			t.absolute = false;
 		} else if (is_prefix(opt, "-ddetails")) {
 			t.detail = DETAIL_VV;
+			t.stats_detail = true;
+			t.absolute = false;
 		} else if (is_prefix(opt, "-help")) {
 			tools_usage(&t);
 			return 0;

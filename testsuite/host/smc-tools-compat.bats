@@ -302,6 +302,8 @@ ueids() {
 	golden smcd-linkgroup-d.out 0 smcd -det l
 	golden smcr-link-dd.out 0 smcr -dd l l
 	golden info.out 0 smcd i
+	stats_state
+	golden smcd-stats-d.out 0 smcd -d stats
 	# "-a" and "-ad" (for stats) turn -d's details off again, as there
 	golden smcr-device.out 0 smcr -d -a d
 	golden smcr-device.out 0 smcr -ad d
@@ -309,12 +311,47 @@ ueids() {
 	golden smcr-device.out 0 smcr -- d
 }
 
-@test "smcd stats, smcr stats: said not to be in smc-tools' format, exit 1" {
-	run -1 --separate-stderr "$BIN/smcd" -d stats
+# SMC-D traffic, handshake errors, fallbacks of both roles (kernel order:
+# the items of SMC_FAKE_FBACK), 2 SMC-R client connections
+stats_state() {
+	export SMC_STATS_DIR="$BATS_TEST_TMPDIR"
+	export SMC_FAKE_STATS="smcd.CLNT_V1_SUCC=3 smcd.CLNT_V2_SUCC=10 smcd.SRV_V2_SUCC=7 smcd.RX_BYTES=123456789 smcd.TX_BYTES=999 smcd.RX_CNT=40 smcd.TX_CNT=60 smcd.RX_RMB_USAGE=65536 smcd.SENDPAGE_CNT=1 smcd.CORK_CNT=2 smcd.NDLY_CNT=3 smcd.SPLICE_CNT=4 smcd.URG_DATA_CNT=5 smcd.TX_RMB_STATS.FULL_CNT=6 smcd.TX_RMB_STATS.FULL_PEER_CNT=3 smcd.TX_RMB_STATS.SIZE_SM_CNT=1 smcd.TX_RMB_STATS.SIZE_SM_PEER_CNT=2 smcd.TX_RMB_STATS.REUSE_CNT=8 smcd.TX_RMB_STATS.DGRADE_CNT=9 smcd.RX_RMB_STATS.FULL_CNT=7 smcd.RX_RMB_STATS.REUSE_CNT=11 smcd.RX_RMB_STATS.DGRADE_CNT=12 smcd.RX_RMB_SIZE.16K=20 smcd.RX_RMB_SIZE.1024K=999 smcd.RX_RMB_SIZE.G_1024K=1 smcd.RXPLOAD_SIZE.8K=1234 smcd.RXPLOAD_SIZE.64K=999999 smcd.TXPLOAD_SIZE.8K=60 smcd.TX_RMB_SIZE.32K=5 CLNT_HS_ERR_CNT=4 SRV_HS_ERR_CNT=1 smcr.CLNT_V1_SUCC=2"
+	export SMC_FAKE_FBACK="srv_cnt=5 clnt_cnt=9 srv:0x03010000:3 clnt:0x03030000:2 clnt:0x05000000:4 clnt:0x03010000:2 clnt:0x99990000:1 srv:0x03030002:2"
+}
+
+@test "smcd stats, smcr stats: smc-tools' summary, -d with the fallback reasons, json" {
+	stats_state
+	golden smcd-stats.out 0 smcd stats
+	golden smcd-stats.out 0 smcd -a stats show
+	golden smcd-stats-d.out 0 smcd -d stats
+	golden smcd-stats-d.out 0 smcd -ad s
+	golden smcd-stats-d.out 0 smcd -dd stats
+	golden smcr-stats.out 0 smcr stats
+	golden smcd-stats.json 0 smcd stats json
+}
+
+@test "smcd stats reset: prints, then counts from there; -a the kernel's counters" {
+	stats_state
+	golden smcd-stats.out 0 smcd stats reset
+	run -0 "$BIN/smcd" stats
+	[[ "$output" == *"  Total connections handled             0"$'\n'"  SMC connections                       0"$'\n'* ]]
+	[[ "$output" == *"  Data transmitted (Bytes)              0 (0)"* ]]
+	golden smcd-stats.out 0 smcd -a stats
+}
+
+@test "smcd stats: usage errors exit 255; a failed request still exits 0, as smc-tools" {
+	stats_state
+	run -255 --separate-stderr "$BIN/smcd" stats bogus
 	[ -z "$output" ]
-	[ "$stderr" = "Error: smc-dump's smcd does not print \"stats\" in smc-tools' format; use \"smc stats\" (smc-stats(8))." ]
-	run -1 "$BIN/smcr" s
-	[ ! -e "$SMC_FAKE_LOG" ]
+	[ "$stderr" = "Usage: smcd stats [show | reset]" ]
+	run -255 --separate-stderr "$BIN/smcr" stats show x
+	[ "$stderr" = "Usage: smcr stats [show | reset]" ]
+	run -255 "$BIN/smcd" stats help
+	SMC_FAKE_ERR="GET_STATS:$(python3 -c 'import errno; print(errno.EPERM)')"
+	export SMC_FAKE_ERR
+	run -0 --separate-stderr "$BIN/smcd" stats
+	[ -z "$output" ]
+	[[ "$stderr" == "Error: "* ]]
 }
 
 # ------------------------------------------------------------- smc_pnet
