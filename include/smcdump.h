@@ -457,6 +457,8 @@ int dump_decode_clc(const struct dump_opts *o, const uint8_t *p,
 
 bool dump_clc_peer_buf(const uint8_t *p, uint32_t avail, bool *smcd,
 		       uint32_t *size);
+bool dump_clc_smcr_ids(const uint8_t *p, uint32_t avail, uint32_t *token,
+		       uint32_t *qpn);
 
 /* ---- analyze.c ---- */
 

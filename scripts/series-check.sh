@@ -3,9 +3,10 @@
 # net-next reviewer's bisection would: `git am` the series one patch at a
 # time onto its unpacked source, build net/smc/ with W=1 and sparse (the
 # base: every file, C=2; after each patch: every file it made rebuild, C=1),
-# and run kernel-doc on the series' own files. Then the whole series with
-# its build option off (CONFIG_SMC_DUMP: nothing of the dump may be built)
-# and for i386 (32 bits). No clang build: Linux 7.x needs LLVM 17.0.1
+# and run kernel-doc on the series' own files; from the patch that adds the
+# series' build option on, each patch also with it off (CONFIG_SMC_DUMP:
+# builds clean, and nothing of the dump may be built). Then the whole
+# series for i386 (32 bits). No clang build: Linux 7.x needs LLVM 17.0.1
 # (scripts/min-tool-version.sh), Debian 12's newest is clang-16. A
 # warning the base tree does not print is a failure; warnings are
 # compared without line numbers (patches move lines).
@@ -49,7 +50,7 @@ git -C "$tree" -c user.name=base -c user.email=base@localhost commit -q -m base 
 export CCACHE_BASEDIR=$top/build CCACHE_DIR=${CCACHE_DIR:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/ccache}
 cc="gcc"
 command -v ccache >/dev/null && cc="ccache gcc"
-kmake() { make -C "$tree" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc "$@"; }
+kmake() { make -C "$tree" O="${kobj:-$obj}" ARCH=x86_64 CC="$cc" HOSTCC=gcc "$@"; }
 # configure: the fragments merged into the current .config. Again after
 # each patch: a patch that adds a Kconfig symbol (CONFIG_SMC_DUMP) is
 # built with the value the fragments give it, not the default that
@@ -90,11 +91,12 @@ sparse_known() {
 # "all", every file anew and through sparse (C=2: the base); without, what
 # the last patch made make rebuild, each through sparse (C=1), so that a
 # patch is checked on every file it changed or whose headers it changed,
-# and sparse does not read the whole directory nine times.
+# and sparse does not read the whole directory nine times. In the object
+# tree $kobj when set, else $obj.
 build_warnings() {
 	local c=1
 	if [ "${2:-}" = all ]; then
-		rm -f "$obj"/net/smc/*.o
+		rm -f "${kobj:-$obj}"/net/smc/*.o
 		c=2
 	fi
 	kmake -j"$(nproc)" W=1 C=$c CHECK="$sparse_cmd" net/smc/ >"$1.raw" 2>&1
@@ -107,15 +109,65 @@ build_warnings() {
 		return 1
 	fi
 	grep -E '(warning|error):' "$1.raw" | sparse_known |
-		sed -E -e "s#^($tree|$obj)/##" -e 's#:[0-9]+:[0-9]+:#:#' -e 's#:[0-9]+:#:#' | sort >"$1"
+		sed -E -e "s#^($tree|${kobj:-$obj})/##" -e 's#:[0-9]+:[0-9]+:#:#' -e 's#:[0-9]+:#:#' | sort >"$1"
 	return $rc
 }
 
 log "base: W=1 C=2 net/smc/"
 build_warnings "$dir/base.warn" all || { log "the base tree does not build"; tail -20 "$dir/base.warn.raw" >&2; exit 1; }
 
+# check_off NAME N: the tree as it is now with CONFIG_SMC_DUMP unset, in
+# an object tree of its own ($dir/objoff, prepared on first use). It must
+# build clean and build none of the dump: no smc_dump.o, no symbol of it
+# or of the range sync only it uses in any object of net/smc (a hook left
+# outside the option would leave one).
+objoff=$dir/objoff
+check_off() {
+	local name=$1 n=$2 new syms
+	if [ ! -e "$objoff/.config" ]; then
+		mkdir -p "$objoff"
+		cp "$obj/.config" "$objoff/.config"
+	fi
+	KCONFIG_CONFIG=$objoff/.config "$tree/scripts/kconfig/merge_config.sh" -m -O "$objoff" "$objoff/.config" \
+		"$top/kernel/config/base.config" "$top/kernel/$series/config/series.config" >/dev/null 2>&1 || return 1
+	"$tree/scripts/config" --file "$objoff/.config" -d SMC_DUMP
+	kobj=$objoff kmake -s olddefconfig >/dev/null || return 1
+	grep -q '^# CONFIG_SMC_DUMP is not set' "$objoff/.config" || { log "$name: CONFIG_SMC_DUMP cannot be turned off"; return 1; }
+	if [ ! -e "$objoff/.prepared" ]; then
+		kobj=$objoff kmake -s -j"$(nproc)" prepare >/dev/null 2>"$dir/prepare-off.log" ||
+			{ cat "$dir/prepare-off.log" >&2; return 1; }
+		: >"$objoff/.prepared"
+	fi
+	rm -f "$objoff/net/smc/smc_dump.o"
+	log "$name: CONFIG_SMC_DUMP off: W=1 C=1 net/smc/"
+	if ! kobj=$objoff build_warnings "$dir/off-$n.warn"; then
+		log "$name does not build with CONFIG_SMC_DUMP off:"
+		grep -E 'error' "$dir/off-$n.warn.raw" | head -20 >&2
+		return 1
+	fi
+	new=$(comm -13 "$dir/base.warn" "$dir/off-$n.warn")
+	if [ -n "$new" ]; then
+		log "$name: with CONFIG_SMC_DUMP off, new warnings:"
+		echo "$new" >&2
+		return 1
+	fi
+	if [ -e "$objoff/net/smc/smc_dump.o" ]; then
+		log "$name: with CONFIG_SMC_DUMP off, smc_dump.o was built"
+		return 1
+	fi
+	syms=$(nm "$objoff"/net/smc/*.o 2>/dev/null | grep -E 'smc_dump|smc_dummy|sync_range_for_cpu|sync_sg_range' |
+		grep -v 'smc_dump_context')
+	if [ -n "$syms" ]; then
+		log "$name: with CONFIG_SMC_DUMP off, net/smc still has dump symbols:"
+		echo "$syms" >&2
+		return 1
+	fi
+	offs=$((offs + 1))
+}
+
 fail=0
 n=0
+offs=0
 for p in "$top"/kernel/"$series"/patches/*.patch; do
 	case $(basename "$p") in 0000-*) continue ;; esac
 	n=$((n + 1))
@@ -148,6 +200,10 @@ for p in "$top"/kernel/"$series"/patches/*.patch; do
 			fail=1
 		fi
 	fi
+	# the same patch with the build option off, once the option exists
+	if grep -q '^config SMC_DUMP$' "$tree/net/smc/Kconfig" && ! check_off "$(basename "$p")" "$n"; then
+		fail=1
+	fi
 	# a patch that adds a kselftest: it builds on its own, no warning
 	if git -C "$tree" show --stat --format= HEAD | grep -q 'tools/testing/selftests/net/smc/smc_dump'; then
 		log "$(basename "$p"): the kselftest"
@@ -160,37 +216,10 @@ for p in "$top"/kernel/"$series"/patches/*.patch; do
 	fi
 done
 [ "$n" -gt 0 ] || { log "no patches in kernel/$series/patches"; exit 1; }
-
-# The series' build option off: the whole series applied, CONFIG_SMC_DUMP
-# unset. It must build clean, and build none of the dump: no smc_dump.o,
-# no symbol of it or of the range sync only it uses in any object of
-# net/smc (a hook left outside the option would leave one).
-if grep -q '^config SMC_DUMP$' "$tree/net/smc/Kconfig"; then
-	"$tree/scripts/config" --file "$obj/.config" -d SMC_DUMP
-	kmake -s olddefconfig >/dev/null || exit 1
-	grep -q '^# CONFIG_SMC_DUMP is not set' "$obj/.config" || { log "CONFIG_SMC_DUMP cannot be turned off"; exit 1; }
-	rm -f "$obj/net/smc/smc_dump.o"
-	log "CONFIG_SMC_DUMP off: W=1 C=1 net/smc/"
-	if ! build_warnings "$dir/off.warn"; then
-		log "the series does not build with CONFIG_SMC_DUMP off:"
-		grep -E 'error' "$dir/off.warn.raw" | head -20 >&2
-		fail=1
-	elif new=$(comm -13 "$dir/base.warn" "$dir/off.warn") && [ -n "$new" ]; then
-		log "with CONFIG_SMC_DUMP off, new warnings:"
-		echo "$new" >&2
-		fail=1
-	elif [ -e "$obj/net/smc/smc_dump.o" ]; then
-		log "with CONFIG_SMC_DUMP off, smc_dump.o was built"
-		fail=1
-	elif syms=$(nm "$obj"/net/smc/*.o 2>/dev/null | grep -E 'smc_dump|smc_dummy|sync_range_for_cpu|sync_sg_range' |
-			grep -v 'smc_dump_context'); [ -n "$syms" ]; then
-		log "with CONFIG_SMC_DUMP off, net/smc still has dump symbols:"
-		echo "$syms" >&2
-		fail=1
-	else
-		log "CONFIG_SMC_DUMP off: builds clean, no smc_dump.o, no dump symbol in net/smc"
-	fi
+if [ "$offs" -gt 0 ] && [ "$fail" = 0 ]; then
+	log "CONFIG_SMC_DUMP off: $offs patches build clean, no smc_dump.o, no dump symbol in net/smc"
 fi
+
 # 32-bit: the whole series for i386 (W=1, CONFIG_SMC_DUMP on), as
 # netdev's build_32bit check does. The base tree builds net/smc without a
 # warning on x86_64, so any warning fails; and no 64-bit division may be

@@ -16,6 +16,8 @@
  *   loopback      both on this host (127.0.0.1): both views
  */
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -467,4 +469,298 @@ int do_check(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	return cmd_select(check_cmds, argc, argv, "check", usage);
+}
+
+/* smc_chk's modes, in its order of precedence in messages */
+enum chk_mode { CHK_NONE, CHK_STATIC, CHK_LIVE, CHK_PNETID, CHK_CONNECT,
+		CHK_SERVER };
+
+static const char *chk_mode_opt(enum chk_mode m)
+{
+	static const char *const names[] = {
+		[CHK_STATIC] = "'-s/--static-analysis'",
+		[CHK_LIVE] = "'-l/--live-test'",
+		[CHK_PNETID] = "'-i/--pnetid'",
+		[CHK_CONNECT] = "'-C/--connect'",
+		[CHK_SERVER] = "'-S/--server'",
+	};
+
+	return names[m] ? names[m] : "";
+}
+
+static void smc_chk_usage(void)
+{
+	printf("\n"
+	       "Usage: smc_chk [OPTIONS] -C <IP>\n"
+	       "       smc_chk [OPTIONS] -S\n"
+	       "       smc_chk -i <iface>\n"
+	       "\n"
+	       "Check whether connections use SMC (smc-dump's smc check)\n"
+	       "\n"
+	       "   -C, --connect <IP>           connect to IP (its smc_chk -S)\n"
+	       "   -d, --debug                  debug lines\n"
+	       "   -h, --help                   this text\n"
+	       "   -i, --pnetid <IFACE>         the PNET ID of IFACE\n"
+	       "   -p, --port <PORT>            the port, or the first free one\n"
+	       "                                from it for -S (default: 37373)\n"
+	       "   -S, --server                 accept a connection and report it\n"
+	       "   -v, --version                the version\n"
+	       "   -6, --ipv6                   the server listens on IPv6\n"
+	       "\n");
+}
+
+/* The client's result in smc_chk's lines, from sock_diag's view of @fd */
+static void chk_result(int fd)
+{
+	struct smc_sock_state st;
+	struct stat sb;
+	const char *name;
+
+	if (fstat(fd, &sb) < 0 || smc_socket_lookup(sb.st_ino, &st) ||
+	    !st.found) {
+		printf("     Failed, no connection\n");
+		return;
+	}
+	if (!st.fallback && st.mode) {
+		printf("     Success, using %s\n", st.mode);
+		return;
+	}
+	printf("     Failed  (TCP fallback), reasons:\n");
+	name = smc_decline_name(st.reason);
+	printf("          Client: 0x%08x  %s\n", st.reason,
+	       name ? name : "(Unknown error code)");
+	if (st.peer_diagnosis) {
+		name = smc_decline_name(st.peer_diagnosis);
+		printf("          Server: 0x%08x  %s\n", st.peer_diagnosis,
+		       name ? name : "(Unknown error code or non-Linux OS)");
+	}
+}
+
+/* 0 when @host resolves, else 1 after smc_chk's message */
+static int chk_resolve(const char *host)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai;
+
+	if (getaddrinfo(host, NULL, &hints, &ai)) {
+		printf("Error: Unknown destination '%s'\n", host);
+		return 1;
+	}
+	freeaddrinfo(ai);
+	return 0;
+}
+
+/* smc_chk -C HOST: connect to the server smc_chk -S runs on HOST */
+static int chk_connect(const char *host, unsigned int port, int dbg)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
+	char ip[INET6_ADDRSTRLEN] = "";
+	struct addrinfo *ai;
+	int fd;
+
+	if (getaddrinfo(host, NULL, &hints, &ai)) {
+		printf("Error: Unknown destination '%s'\n", host);
+		return 1;
+	}
+	if (ai->ai_family == AF_INET)
+		inet_ntop(AF_INET,
+			  &((struct sockaddr_in *)ai->ai_addr)->sin_addr, ip,
+			  sizeof(ip));
+	else
+		inet_ntop(AF_INET6,
+			  &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, ip,
+			  sizeof(ip));
+	if (ai->ai_family == AF_INET)
+		((struct sockaddr_in *)ai->ai_addr)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ai->ai_addr)->sin6_port = htons(port);
+	printf("Test with target IP %s and port %u\n", ip, port);
+	printf("  Live test (SMC-D and SMC-R)\n");
+	if (dbg)
+		printf("[DEBUG] Running client: SMC socket to %s port %u\n",
+		       ip, port);
+	fflush(stdout);
+	fd = smc_socket(ai->ai_family);
+	if (fd < 0 || connect_to(fd, ai->ai_addr, ai->ai_addrlen, host))
+		printf("     Failed, no connection\n");
+	else
+		chk_result(fd);
+	if (fd >= 0)
+		close(fd);
+	freeaddrinfo(ai);
+	printf("\n");
+	return 0;
+}
+
+/* smc_chk -S: the first free port from @port (IPv6 with @v6), one
+ * connection reported
+ */
+static int chk_server(unsigned int port, bool v6, int dbg)
+{
+	struct sockaddr_in6 sa6;
+	struct sockaddr_in sa;
+	unsigned int p;
+	int lfd = -1, fd, ret;
+
+	for (p = port; p < port + 100 && p <= 65535 && lfd < 0; p++) {
+		fd = smc_socket(v6 ? AF_INET6 : AF_INET);
+		if (fd < 0)
+			return 1;
+		memset(&sa, 0, sizeof(sa));
+		sa.sin_family = AF_INET;
+		sa.sin_port = htons(p);
+		memset(&sa6, 0, sizeof(sa6));
+		sa6.sin6_family = AF_INET6;
+		sa6.sin6_port = htons(p);
+		if (bind(fd, v6 ? (void *)&sa6 : (void *)&sa,
+			 v6 ? sizeof(sa6) : sizeof(sa)) == 0 &&
+		    listen(fd, 1) == 0)
+			lfd = fd;
+		else
+			close(fd);
+	}
+	if (lfd < 0) {
+		fprintf(stderr, "Error: no free port from %u\n", port);
+		return 1;
+	}
+	printf("Server started on port %u\n", p - 1);
+	if (dbg)
+		printf("[DEBUG] waiting for one connection\n");
+	fflush(stdout);
+	fd = accept(lfd, NULL, NULL);
+	close(lfd);
+	if (fd < 0) {
+		fprintf(stderr, "Error: accept: %s\n", strerror(errno));
+		return 1;
+	}
+	new_json_obj(0, 0);
+	ret = report(fd, "server");
+	delete_json_obj();
+	close(fd);
+	return ret;
+}
+
+/* smc_chk -i IFACE: its PNET ID from sysfs (PCI or CCW device) */
+static int chk_pnetid(const char *iface, int dbg)
+{
+	char path[PATH_MAX], pnetid[20];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s/class/net/%s", smc_sysfs_root(),
+		 iface);
+	if (strchr(iface, '/') || stat(path, &sb)) {
+		printf("Error: Interface %s does not exist\n", iface);
+		return 1;
+	}
+	if (dbg)
+		printf("[DEBUG] Determine PNET ID for %s\n", iface);
+	if (smc_rnics_pnetid(iface, pnetid, sizeof(pnetid)))
+		printf("%s\n", pnetid);
+	return 0;
+}
+
+/*
+ * smc_chk_main() - the smc_chk entry point: smc-tools' smc_chk -C HOST,
+ * -S, -i IFACE with -p PORT, -6, -d, -h, -v. Its live and static tests of
+ * interfaces (-l, -s) are not offered: smc check HOST PORT tests one
+ * connection.
+ *
+ * Exit status as smc_chk: 0 (a test ran, whatever its result; usage), 1
+ * error, 2 bad option.
+ */
+int smc_chk_main(int argc, char **argv, const char *version)
+{
+	static const struct option longopts[] = {
+		{ "connect", required_argument, NULL, 'C' },
+		{ "debug", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "pnetid", required_argument, NULL, 'i' },
+		{ "server", no_argument, NULL, 'S' },
+		{ "static-analysis", no_argument, NULL, 's' },
+		{ "live-test", no_argument, NULL, 'l' },
+		{ "version", no_argument, NULL, 'v' },
+		{ "ipv6", no_argument, NULL, '6' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum chk_mode mode = CHK_NONE, m;
+	const char *host = NULL, *iface = NULL;
+	unsigned int port = 37373;
+	int c, dbg = 0;
+	bool v6 = false;
+	uint16_t v;
+
+	while ((c = getopt_long(argc, argv, "C:dhi:lp:sSv6", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			m = CHK_CONNECT;
+			host = optarg;
+			break;
+		case 'i':
+			m = CHK_PNETID;
+			iface = optarg;
+			break;
+		case 'l':
+			m = CHK_LIVE;
+			break;
+		case 's':
+			m = CHK_STATIC;
+			break;
+		case 'S':
+			m = CHK_SERVER;
+			break;
+		case 'd':
+			dbg++;
+			continue;
+		case 'h':
+			smc_chk_usage();
+			return EXIT_OK;
+		case 'p':
+			if (get_u16(&v, optarg, 10) || !v) {
+				printf("Error: Invalid port '%s'\n", optarg);
+				return 1;
+			}
+			port = v;
+			continue;
+		case 'v':
+			printf("smc_chk utility, smc-dump-%s\n", version);
+			return EXIT_OK;
+		case '6':
+			v6 = true;
+			continue;
+		default:
+			return 2;
+		}
+		if (mode != CHK_NONE && mode != m) {
+			printf("Error: Cannot combine options %s and %s\n",
+			       chk_mode_opt(mode), chk_mode_opt(m));
+			return 1;
+		}
+		mode = m;
+		/* smc_chk resolves the host as it reads -C */
+		if (c == 'C' && chk_resolve(host))
+			return 1;
+	}
+	if (optind < argc && mode == CHK_PNETID) {
+		printf("Error: Option -P/--print-PNETID takes no extra targets\n");
+		return 1;
+	}
+	switch (mode) {
+	case CHK_NONE:
+		/* interfaces without -l or -s: smc_chk's usage too */
+		smc_chk_usage();
+		return EXIT_OK;
+	case CHK_CONNECT:
+		return chk_connect(host, port, dbg);
+	case CHK_SERVER:
+		return chk_server(port, v6, dbg);
+	case CHK_PNETID:
+		return chk_pnetid(iface, dbg);
+	default:
+		break;
+	}
+	fprintf(stderr,
+		"Error: smc_chk's tests of interfaces (-l, -s) are not offered; use smc_chk -C HOST against smc_chk -S, or smc check.\n");
+	return 1;
 }

@@ -37,12 +37,14 @@ static void usage(FILE *f)
 		"       smc dump analyze [ cdc-endian { little | big } ] [ window MS ]\n"
 		"                        [ token T ] FILE\n"
 		"       smc dump graph [ token T ] [ tx | rx ] [ write OUT ] FILE\n"
+		"       smc dump merge [ write OUT ] FILE_A FILE_B\n"
 		"       smc dump { start | stop | show } ...\n"
 		"FILE := { PATH | - }   pcap or pcapng; - is standard input\n"
 		"Global options -j (JSON), -p (pretty), -d, -x also apply.\n"
 		"Exit status: 0 ok, 1 malformed input seen, 2 usage,\n"
 		"             3 cannot open or read FILE or write DIR,\n"
-		"             4 analyze: no record has token T\n");
+		"             4 analyze: no record has token T; merge: the\n"
+		"               captures cannot be merged\n");
 }
 
 /* ---- one run: a capture through the decoder library ---- */
@@ -303,6 +305,7 @@ static const struct cmd dump_cmds[] = {
 	{ "stop", dump_stop, CMD_EXACT },
 	{ "show", dump_show, CMD_EXACT },
 	{ "graph", dump_graph, CMD_EXACT },
+	{ "merge", dump_merge, CMD_EXACT },
 	{ "read", dump_read, 0 },
 	{ "follow", dump_follow, 0 },
 	{ "stats", dump_stats, 0 },
@@ -323,7 +326,8 @@ static const struct cmd dump_cmds[] = {
  * -j -p -d -x add to.
  *
  * Return: exit status: 0 ok, 1 malformed input seen, 2 usage error,
- * 3 cannot open or read the capture or write the files.
+ * 3 cannot open or read the capture or write the files, 4 analyze: no
+ * such token, merge: the captures cannot be merged (dump_merge.c).
  */
 int do_dump(int argc, char **argv)
 {

@@ -28,6 +28,7 @@
  * command; its run() then runs the command with its arguments verbatim.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -489,4 +490,152 @@ int do_run(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	return path->run(&o, argv + i);
+}
+
+/*
+ * raise_core_max() - net.core.@name to at least @bytes, as smc_run does
+ * for -r (rmem_max) and -t (wmem_max), so that the kernel does not cap the
+ * buffer size asked for; a failure is said on stderr, not fatal.
+ */
+static void raise_core_max(const char *name, int bytes)
+{
+	char path[64];
+	long cur = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/core/%s", name);
+	f = fopen(path, "re");
+	if (!f || fscanf(f, "%ld", &cur) != 1) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	if (cur >= bytes)
+		return;
+	f = fopen(path, "we");
+	if (!f || fprintf(f, "%d\n", bytes) < 0 || fclose(f)) {
+		fprintf(stderr,
+			"smc_run: cannot raise net.core.%s to %d: %s\n",
+			name, bytes, strerror(errno));
+		return;
+	}
+}
+
+/*
+ * chk_size() - smc_run's buffer size: digits with an optional k, K, m or
+ * M; its value in bytes into *@out (0: none asked for, as smc_run
+ * passes 0 to the library, which then leaves the size alone)
+ *
+ * Return: 0, or 1 (smc_run's code) after its message on stdout.
+ */
+static int chk_size(const char *arg, int *out)
+{
+	unsigned long long v = 0, unit = 1;
+	const char *p = arg;
+
+	for (; *p >= '0' && *p <= '9' && v <= INT_MAX; p++)
+		v = v * 10 + (*p - '0');
+	if (*p == 'k' || *p == 'K')
+		unit = 1024, p++;
+	else if (*p == 'm' || *p == 'M')
+		unit = 1048576, p++;
+	if (p == arg || *arg < '0' || *arg > '9' || *p ||
+	    v > INT_MAX / unit) {
+		printf("Error: Invalid buffer size specified: '%s'\n", arg);
+		return 1;
+	}
+	*out = (int)(v * unit);
+	return 0;
+}
+
+static void smc_run_usage(void)
+{
+	printf("\n"
+	       "Usage: smc_run [ OPTIONS ] COMMAND\n"
+	       "\n"
+	       "Run COMMAND with SMC sockets for its TCP sockets (smc-dump's smc run)\n"
+	       "\n"
+	       "   -d         debug messages\n"
+	       "   -h         this text\n"
+	       "   -r <SIZE>  receive buffer size to ask for, bytes (k, m: KiB, MiB)\n"
+	       "   -t <SIZE>  send buffer size to ask for, bytes (k, m: KiB, MiB)\n"
+	       "   -v         the version\n");
+}
+
+/*
+ * smc_run_main() - the smc_run entry point: smc-tools' smc_run [ -d ]
+ * [ -r SIZE ] [ -t SIZE ] COMMAND [ ARG ]..., run as smc run (the path
+ * auto: bpf where the kernel allows, the preload library otherwise and
+ * with -r or -t).
+ *
+ * Errors as smc_run says them: on stdout, exit 1. Otherwise the command's
+ * exit status.
+ */
+int smc_run_main(int argc, char **argv, const char *version)
+{
+	char *rargv[8 + 1], rbuf[16], tbuf[16];
+	int c, n = 0, rcv = 0, snd = 0, debug = 0, i;
+	char **nargv;
+
+	opterr = 0;
+	while ((c = getopt(argc, argv, "+:dhr:t:v")) != -1) {
+		switch (c) {
+		case 'd':
+			debug = 1;
+			break;
+		case 'h':
+			smc_run_usage();
+			return EXIT_OK;
+		case 'r':
+		case 't':
+			if (chk_size(optarg, c == 'r' ? &rcv : &snd))
+				return 1;
+			raise_core_max(c == 'r' ? "rmem_max" : "wmem_max",
+				       c == 'r' ? rcv : snd);
+			break;
+		case 'v':
+			printf("smc_run utility, smc-dump-%s\n", version);
+			return EXIT_OK;
+		case ':':
+			fprintf(stderr,
+				"smc_run: option requires an argument -- %c\n",
+				optopt);
+			printf("smc_run: Error: Invalid option: -\n");
+			return 1;
+		default:
+			fprintf(stderr, "smc_run: illegal option -- %c\n",
+				optopt);
+			printf("smc_run: Error: Invalid option: -\n");
+			return 1;
+		}
+	}
+	if (optind >= argc) {
+		printf("smc_run: Error: Missing command parameter\n");
+		return 1;
+	}
+	if (debug)
+		rargv[n++] = "-d";
+	if (rcv) {
+		snprintf(rbuf, sizeof(rbuf), "%d", rcv);
+		rargv[n++] = "-r";
+		rargv[n++] = rbuf;
+	}
+	if (snd) {
+		snprintf(tbuf, sizeof(tbuf), "%d", snd);
+		rargv[n++] = "-t";
+		rargv[n++] = tbuf;
+	}
+	rargv[n++] = "--";
+	nargv = calloc(n + argc - optind + 1, sizeof(*nargv));
+	if (!nargv) {
+		fprintf(stderr, "Error: out of memory\n");
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < n; i++)
+		nargv[i] = rargv[i];
+	for (i = optind; i < argc; i++)
+		nargv[n++] = argv[i];
+	fflush(stdout);
+	return do_run(n, nargv);
 }

@@ -28,47 +28,13 @@ static void usage(FILE *fp)
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
 		"where  OBJECT := { ueid | stats | socket | dump | info | device |\n"
-		"                   seid | linkgroup | pnet | run | check }\n"
+		"                   seid | linkgroup | pnet | run | check |\n"
+		"                   rnics | dbg }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -a[bsolute] | -n[etns] NAME | -V[ersion] | -h[elp] }\n");
 }
 
 static int do_help(int argc, char **argv);
-
-/* Entry points of other tools' names, a link to smc each: the program's
- * base name picks one, which takes the whole command line and returns the
- * exit status
- */
-static int smcss_entry(int argc, char **argv)
-{
-	return smcss_main(argc, argv, VERSION);
-}
-
-static int smcd_entry(int argc, char **argv)
-{
-	return smctools_main(argc, argv, true, VERSION);
-}
-
-static int smcr_entry(int argc, char **argv)
-{
-	return smctools_main(argc, argv, false, VERSION);
-}
-
-static int smc_pnet_entry(int argc, char **argv)
-{
-	return smc_pnet_main(argc, argv, VERSION);
-}
-
-static const struct entry {
-	const char *name;
-	int (*func)(int argc, char **argv);
-} entries[] = {
-	{ "smcss", smcss_entry },	/* socket.c */
-	{ "smcd", smcd_entry },		/* smctools.c */
-	{ "smcr", smcr_entry },		/* smctools.c */
-	{ "smc_pnet", smc_pnet_entry },	/* smc_pnet.c */
-	{ NULL, NULL },
-};
 
 static const struct object {
 	const char *name;
@@ -84,6 +50,8 @@ static const struct object {
 	{ "pnet", do_pnet },
 	{ "run", do_run },
 	{ "check", do_check },
+	{ "rnics", do_rnics },
+	{ "dbg", do_dbg },
 	{ "seid", do_seid },
 	{ "help", do_help },
 	{ NULL, NULL },
@@ -187,6 +155,26 @@ static int finish(int ret)
 }
 
 /*
+ * Entry points: smc run as another name (a link to it) is that
+ * command of smc-tools, with its options and output; each takes the whole
+ * command line and the smc-dump release, and returns the exit status.
+ */
+static const struct entry {
+	const char *name;
+	int (*main)(int argc, char **argv, const char *version);
+} entries[] = {
+	{ "smcss", smcss_main },		/* socket.c */
+	{ "smc_rnics", smc_rnics_main },	/* rnics.c */
+	{ "smc_dbg", smc_dbg_main },		/* dbg.c */
+	{ "smc_chk", smc_chk_main },		/* check.c */
+	{ "smc_run", smc_run_main },		/* run.c */
+	{ "smcd", smcd_main },			/* smctools.c */
+	{ "smcr", smcr_main },			/* smctools.c */
+	{ "smc_pnet", smc_pnet_main },		/* smc_pnet.c */
+	{ NULL, NULL },
+};
+
+/*
  * main() - smc [ OPTIONS ] OBJECT { COMMAND | help }
  *
  * -n NAME runs the object in network namespace NAME of ip netns, as ip -n
@@ -199,17 +187,16 @@ static int finish(int ret)
 int main(int argc, char **argv)
 {
 	const char *netns = NULL;
-	const struct entry *e;
 	const struct object *c;
+	const struct entry *e;
 	const char *prog;
 	int ret;
 
-	/* a link named as another tool: that tool's command line */
 	prog = strrchr(argv[0], '/');
 	prog = prog ? prog + 1 : argv[0];
 	for (e = entries; e->name; e++)
 		if (!strcmp(prog, e->name))
-			return finish(e->func(argc, argv));
+			return finish(e->main(argc, argv, VERSION));
 
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "--")) {

@@ -6,6 +6,7 @@
 #define SMC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Global options, set by smc.c from the command line before an object's
  * handler runs.
@@ -25,6 +26,7 @@ int do_stats(int argc, char **argv);
 int do_dump(int argc, char **argv);
 /* smc dump graph (graph.c) */
 int dump_graph(int argc, char **argv);
+int dump_merge(int argc, char **argv);
 int do_socket(int argc, char **argv);
 int do_info(int argc, char **argv);
 int do_device(int argc, char **argv);
@@ -72,6 +74,24 @@ int smc_stats_tools(bool smcd, int detail, bool absolute, int argc,
  */
 int smcss_main(int argc, char **argv, const char *version);
 
+/* rnics.c: smc rnics, and the smc_rnics entry point (smc-tools' syntax) */
+int do_rnics(int argc, char **argv);
+int smc_rnics_main(int argc, char **argv, const char *version);
+/*
+ * smc_rnics_pnetid() - the PNET ID sysfs gives interface @ifname (a PCI
+ * function's port), into @buf (@size bytes)
+ *
+ * Return: true when it has one.
+ */
+bool smc_rnics_pnetid(const char *ifname, char *buf, size_t size);
+/* the sysfs root: SMC_DUMP_SYSFS_DIR (tests), else /sys */
+const char *smc_sysfs_root(void);
+/* dbg.c: smc dbg, and the smc_dbg entry point */
+int do_dbg(int argc, char **argv);
+int smc_dbg_main(int argc, char **argv, const char *version);
+/* check.c, run.c: the smc_chk and smc_run entry points */
+int smc_chk_main(int argc, char **argv, const char *version);
+int smc_run_main(int argc, char **argv, const char *version);
 /* seid.c: smc seid, and the system EID for smcd seid */
 int do_seid(int argc, char **argv);
 struct smc_genl;
@@ -91,10 +111,11 @@ int smc_seid_read(struct smc_genl *g, struct smc_seid *s);
  */
 int smc_seid_set(struct smc_genl *g, bool enable);
 
-/* smctools.c: the smcd (@smcd) and smcr entry points, smc-tools' syntax
- * and formats; the whole command line, returns smc-tools' exit status
+/* smctools.c: the smcd and smcr entry points, smc-tools' syntax and
+ * formats; the whole command line, returns smc-tools' exit status
  */
-int smctools_main(int argc, char **argv, bool smcd, const char *version);
+int smcd_main(int argc, char **argv, const char *version);
+int smcr_main(int argc, char **argv, const char *version);
 /* smctools.c: the text libnl 3 (nl_geterror()) gives errno @err (either
  * sign), which smc-tools prints after "Error: " or its program name
  */

@@ -169,7 +169,7 @@ int smc_pnet_main(int argc, char **argv, const char *version)
 			r.ibport = port;
 			break;
 		case 'v':
-			printf("smc_pnet utility, smc-dump %s\n", version);
+			printf("smc_pnet utility, smc-dump-%s\n", version);
 			return EXIT_OK;
 		case 'h':
 			pnet_usage(stdout, prog);

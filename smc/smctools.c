@@ -719,7 +719,8 @@ static int run_object(const struct tools *t, int argc, char **argv)
 	return EXIT_FAIL;
 }
 
-int smctools_main(int argc, char **argv, bool smcd, const char *version)
+static int smctools_main(int argc, char **argv, bool smcd,
+			 const char *version)
 {
 	struct tools t = {
 		.name = smcd ? "smcd" : "smcr",
@@ -749,7 +750,7 @@ int smctools_main(int argc, char **argv, bool smcd, const char *version)
 			t.stats_detail = false;
 			t.absolute = true;
 		} else if (is_prefix(opt, "-version")) {
-			fprintf(stderr, "%s utility, smc-dump %s\n", t.name,
+			fprintf(stderr, "%s utility, smc-dump-%s\n", t.name,
 				version);
 			return TOOLS_FAIL;
 		} else if (is_prefix(opt, "-details")) {
@@ -777,4 +778,14 @@ int smctools_main(int argc, char **argv, bool smcd, const char *version)
 		return 0;
 	}
 	return run_object(&t, argc - 1, argv + 1);
+}
+
+int smcd_main(int argc, char **argv, const char *version)
+{
+	return smctools_main(argc, argv, true, version);
+}
+
+int smcr_main(int argc, char **argv, const char *version)
+{
+	return smctools_main(argc, argv, false, version);
 }

@@ -1294,3 +1294,28 @@ bool dump_clc_peer_buf(const uint8_t *p, uint32_t avail, bool *smcd,
 	}
 	return false;
 }
+
+/**
+ * dump_clc_smcr_ids() - the alert token and QP number an SMC-R CLC Accept
+ *	or Confirm announces
+ * @p: the message, starting with its eyecatcher
+ * @avail: bytes at @p
+ * @token: set to the sender's RMBE alert token (host order): the token
+ *	its connection's records carry, and the CDC messages to it
+ * @qpn: set to the sender's queue pair number (24 bits, host order)
+ *
+ * Return: true when @p is an Accept or Confirm of path R holding both
+ * fields.
+ */
+bool dump_clc_smcr_ids(const uint8_t *p, uint32_t avail, uint32_t *token,
+		       uint32_t *qpn)
+{
+	if (avail < CLC_HDR_LEN || !dump_clc_is_eyecatcher(p) ||
+	    (p[HDR(type)] != CLC_ACCEPT && p[HDR(type)] != CLC_CONFIRM) ||
+	    (p[HDR(vers_types)] & 3) != SMC_TYPE_R ||
+	    avail < RACC(rmbe_alert_token) + 4)
+		return false;
+	*token = get_be32(p + RACC(rmbe_alert_token));
+	*qpn = get_be24(p + RACC(qpn));
+	return true;
+}

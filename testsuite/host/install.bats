@@ -71,30 +71,44 @@ installed() {
 	want="usr/lib/$MA/smc-dump/libsmc-preload.so
 usr/lib/$MA/wireshark/plugins/smcdump.lua
 usr/sbin/smc
+usr/sbin/smc_chk -> smc
+usr/sbin/smc_dbg -> smc
 usr/sbin/smc_pnet -> smc
+usr/sbin/smc_rnics -> smc
+usr/sbin/smc_run -> smc
 usr/sbin/smcd -> smc
 usr/sbin/smcdump-ex
 usr/sbin/smcr -> smc
 usr/sbin/smcss -> smc
 usr/share/bash-completion/completions/smc
+usr/share/bash-completion/completions/smc_chk -> smc
+usr/share/bash-completion/completions/smc_dbg -> smc
 usr/share/bash-completion/completions/smc_pnet -> smc
+usr/share/bash-completion/completions/smc_rnics -> smc
+usr/share/bash-completion/completions/smc_run -> smc
 usr/share/bash-completion/completions/smcd -> smc
 usr/share/bash-completion/completions/smcr -> smc
 usr/share/bash-completion/completions/smcss -> smc
 usr/share/man/man8/ip-link-smc-dummy.8
 usr/share/man/man8/smc-check.8
+usr/share/man/man8/smc-dbg.8
 usr/share/man/man8/smc-device.8
 usr/share/man/man8/smc-dump.8
 usr/share/man/man8/smc-info.8
 usr/share/man/man8/smc-linkgroup.8
 usr/share/man/man8/smc-pnet.8
+usr/share/man/man8/smc-rnics.8
 usr/share/man/man8/smc-run.8
 usr/share/man/man8/smc-seid.8
 usr/share/man/man8/smc-socket.8
 usr/share/man/man8/smc-stats.8
 usr/share/man/man8/smc-ueid.8
 usr/share/man/man8/smc.8
+usr/share/man/man8/smc_chk.8
+usr/share/man/man8/smc_dbg.8
 usr/share/man/man8/smc_pnet.8
+usr/share/man/man8/smc_rnics.8
+usr/share/man/man8/smc_run.8
 usr/share/man/man8/smcd.8
 usr/share/man/man8/smcdump-ex.8
 usr/share/man/man8/smcr.8
@@ -110,13 +124,19 @@ usr/share/man/man8/smcss.8"
 	# the installed smcss is smc-tools' smcss
 	run -0 "$ROOT/root/usr/sbin/smcss" -v
 	[ "$output" = "smcss utility, smc-dump-0.1" ]
-	# and smcd, smcr, smc_pnet smc-tools' (their usage, version lines)
+	# and the other entry points smc-tools' commands
+	local l
+	for l in smc_rnics smc_dbg smc_chk smc_run; do
+		run -0 "$ROOT/root/usr/sbin/$l" -v
+		[ "$output" = "$l utility, smc-dump-0.1" ]
+	done
+	# smcd, smcr, smc_pnet: smc-tools' (their usage, version lines)
 	run -0 --separate-stderr "$ROOT/root/usr/sbin/smcd" help
 	[[ "$stderr" == "Usage: smcd  [ OPTIONS ] OBJECT"* ]]
 	run -255 --separate-stderr "$ROOT/root/usr/sbin/smcr" -v
-	[ "$stderr" = "smcr utility, smc-dump 0.1" ]
+	[ "$stderr" = "smcr utility, smc-dump-0.1" ]
 	run -0 "$ROOT/root/usr/sbin/smc_pnet" -v
-	[ "$output" = "smc_pnet utility, smc-dump 0.1" ]
+	[ "$output" = "smc_pnet utility, smc-dump-0.1" ]
 	# smc run of the installed smc preloads the installed library
 	cmp "$TOP/lib/smc-preload/libsmc-preload.so" \
 		"$ROOT/root/usr/lib/$MA/smc-dump/libsmc-preload.so"
@@ -168,7 +188,7 @@ complete_words() {
 @test "bash completion: objects, commands, keywords and values" {
 	bash -n "$TOP/contrib/bash-completion/smc"
 	run -0 complete_words smc ""
-	[ "$output" = "$(printf '%s\n' check device dump help info linkgroup pnet run seid socket stats ueid)" ]
+	[ "$output" = "$(printf '%s\n' check dbg device dump help info linkgroup pnet rnics run seid socket stats ueid)" ]
 	# smc check: its keywords and the host names of HOSTFILE, nothing
 	# after the host
 	echo "10.0.0.9 srv1 lb2" >"$BATS_TEST_TMPDIR/hosts"
@@ -226,7 +246,7 @@ complete_words() {
 	run -0 complete_words smc help p
 	[ "$output" = pnet ]
 	# smc run: its options, then a command, then the command's words
-	run -0 complete_words smc r
+	run -0 complete_words smc ru
 	[ "$output" = run ]
 	run -0 complete_words smc run -
 	[ "$output" = "$(printf '%s\n' -- -d -p -r -t)" ]
@@ -250,7 +270,26 @@ complete_words() {
 	run -0 complete_words smc run bash -
 	[ -z "$output" ]
 	run -0 complete_words smc help r
-	[ "$output" = run ]
+	[ "$output" = "$(printf '%s\n' rnics run)" ]
+	# smc rnics: its words, nothing after fid
+	run -0 complete_words smc rnics ""
+	[ "$output" = "$(printf '%s\n' all fid help ibdev raw show)" ]
+	run -0 complete_words smc rnics fid ""
+	[ -z "$output" ]
+	# the entry points of smc-tools' commands: their options
+	entry_words() {
+		bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _smc_tools_entry "$1"; printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$TOP/contrib/bash-completion/smc" "$@"
+	}
+	run -0 entry_words smc_rnics --r
+	[ "$output" = --rawids ]
+	run -0 entry_words smc_dbg -
+	[ "$output" = "$(printf '%s\n' --help --tgz --version -h -t -v)" ]
+	run -0 entry_words smc_chk -i l
+	[[ "$output" == *lo* ]]
+	run -0 entry_words smc_run -r 1k bas
+	[[ "$output" == *bash* ]]
+	run -0 entry_words smc_run -
+	[ "$output" = "$(printf '%s\n' -d -h -r -t -v)" ]
 	# smcss: its own options
 	run -0 bash -c 'source "$1"; COMP_WORDS=(smcss --s); COMP_CWORD=1; _smcss; printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$TOP/contrib/bash-completion/smc"
 	[ "$output" = "$(printf '%s\n' --smcd --smcr)" ]

@@ -5,7 +5,7 @@
 # -j output, on inputs that make it print all it can (the fake sock_diag
 # of helpers/socket-fake.c, the fake SMC generic netlink family of
 # helpers/fake_genl.c, captures of testsuite/tools/gen-smcdump-pcap with
-# records and CLC messages), uses only the names that smc(8) lists for
+# records and CLC messages; two hosts' for dump merge), uses only the names that smc(8) lists for
 # that object in its section JSON; a connection's ends, a packet's ends,
 # interfaces and modes are named one way everywhere. The list is read
 # from the man page, so that a new key fails here until it is documented.
@@ -13,6 +13,7 @@
 bats_require_minimum_version 1.5.0
 
 load lib
+load helpers/rnics-sysfs
 
 setup_file() {
 	host_setup_fake || return 1
@@ -82,6 +83,27 @@ captures() {
 	print(tcp(decline(0x04000000, sync=True, diag2=(0x0303000b, 0, 0, 0))))
 	EOF
 	"$GEN" "$T/clc.pcap" <"$T/clc.spec" || return 1
+	# dump merge: both hosts' captures, B's clock 2 s ahead: a connection
+	# with the CLC Accept and Confirm, CDC messages each way (one lost,
+	# one failed), and an end of B alone
+	local acc conf
+	acc=$(python3 -c "import sys; sys.path.insert(0, '$TLIB'); from clc_messages import *; print(accept_smcr(2, 0x22, 0xb1, b'E', False).hex())") || return 1
+	conf=$(python3 -c "import sys; sys.path.insert(0, '$TLIB'); from clc_messages import *; print(accept_smcr(3, 0x11, 0xa1, b'E', False).hex())") || return 1
+	"$GEN" -V 4 "$T/merge-a.pcap" <<-EOF || return 1
+	tcp flags=PA ts=1700000000.001 src=10.0.0.2 dst=10.0.0.1 sport=5201 dport=40000 hex=$acc
+	tcp flags=PA ts=1700000000.002 hex=$conf
+	data token=0xa1 ts=1700000000.010 offset=0 len=10
+	cdc token=0xa1 ts=1700000000.010 seqno=1 ctoken=0xb1
+	cdc token=0xa1 ts=1700000000.011 seqno=2 ctoken=0xb1
+	cdc token=0xa1 dir=rx ts=1700000000.030 seqno=1 ctoken=0xa1
+	EOF
+	"$GEN" -V 4 -s 2 "$T/merge-b.pcap" <<-EOF || return 1
+	data token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 dir=rx ts=1700000000.012 offset=0 len=10
+	cdc token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 dir=rx ts=1700000000.012 seqno=1 ctoken=0xb1
+	cdc token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 ts=1700000000.020 seqno=1 ctoken=0xa1
+	cdc token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 ts=1700000000.021 seqno=2 ctoken=0xa1 flags=0x04
+	data token=0xb9 local=10.0.0.2 peer=10.0.0.4 lport=5201 pport=40005 dir=rx ts=1700000000.022 offset=0 len=9
+	EOF
 	# both ends of a connection: one entry with its peer, conn numbers
 	"$GEN" "$T/pair.pcap" <<-EOF
 	data mode=d token=0xa1 offset=0 len=100
@@ -125,6 +147,12 @@ collect_all() {
 	out "seid show" env SMC_FAKE_SEID=IBM-SYSZ-ISMSEID00000000D3B58561 \
 		"$SMC_FAKE" -j seid show || return 1
 	out "seid show" "$SMC_FAKE" -j seid show || return 1
+	# smc rnics: the fake sysfs trees of helpers/rnics-sysfs.bash
+	s390_tree "$T/sys-s390"
+	x86_tree "$T/sys-x86"
+	out rnics env SMC_DUMP_SYSFS_DIR="$T/sys-s390" "$SMC" -j rnics all || return 1
+	out rnics env SMC_DUMP_SYSFS_DIR="$T/sys-s390" "$SMC" -j rnics ibdev || return 1
+	out rnics env SMC_DUMP_SYSFS_DIR="$T/sys-x86" "$SMC" -j rnics || return 1
 	out "dump read" "$SMC" -j -x dump read "$T/recs.pcap" || return 1
 	out "dump read" "$SMC" -j -d dump read "$T/clc.pcap" || return 1
 	out "dump stats" "$SMC" -j dump stats "$T/recs.pcap" || return 1
@@ -136,6 +164,7 @@ collect_all() {
 	out "dump analyze" "$SMC" -j dump analyze "$T/pair.pcap" || return 1
 	out "dump follow" "$SMC" -j dump follow "$T/pair.pcap" "$d/follow-pair" || return 1
 	out "dump graph" "$SMC" -j dump graph write "$d/gp.png" "$T/pair.pcap" || return 1
+	out "dump merge" "$SMC" -j dump merge "$T/merge-a.pcap" "$T/merge-b.pcap" || return 1
 }
 
 # first OBJECT: the first output of OBJECT

@@ -29,7 +29,7 @@ setup_file() {
 	run -0 "$SMC" check he
 	[[ "$output" == "Usage: smc "* ]]
 	run -0 "$SMC" help
-	[[ "$output" == *"| run | check }"* ]]
+	[[ "$output" == *"| run | check |"* ]]
 }
 
 @test "check: bad arguments, one message each, exit 2, no socket opened" {

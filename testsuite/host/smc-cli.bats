@@ -50,7 +50,7 @@ host_has_smc() {
 		# shellcheck disable=SC2086
 		run -0 --separate-stderr "$SMC" $args
 		[ "${lines[0]}" = "Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }" ]
-		[[ "$output" == *"OBJECT := { ueid | stats | socket | dump | info | device |"*"linkgroup | pnet | run | check }"* ]]
+		[[ "$output" == *"OBJECT := { ueid | stats | socket | dump | info | device |"*"linkgroup | pnet | run | check |"*"rnics | dbg }"* ]]
 		[[ "$output" == *"-j[son]"* ]]
 		[[ "$output" == *"-p[retty]"* ]]
 		[[ "$output" == *"-d[etails]"* ]]

@@ -55,7 +55,7 @@ host_has_smc() {
 		[[ "$output" == "Usage: smc "*" $obj "* ]]
 	done
 	run -0 "$SMC_FAKE" help
-	[[ "$output" == *"info | device |"*"linkgroup | pnet | run | check }"* ]]
+	[[ "$output" == *"info | device |"*"linkgroup | pnet | run | check |"*"rnics | dbg }"* ]]
 	[ ! -e "$SMC_FAKE_LOG" ]
 }
 

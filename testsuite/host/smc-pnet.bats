@@ -57,7 +57,7 @@ NET1 ib 0004:00:00.0 port 1'
 	run -0 "$SMC_FAKE" pnet he
 	[[ "$output" == "Usage: smc pnet "* ]]
 	run -0 "$SMC_FAKE" help
-	[[ "$output" == *"linkgroup | pnet | run | check }"* ]]
+	[[ "$output" == *"linkgroup | pnet | run | check |"*"rnics | dbg }"* ]]
 	[ ! -e "$SMC_FAKE_LOG" ]
 }
 

@@ -412,7 +412,7 @@ EOF
 	[[ "${lines[0]}" == "Usage: smc run "* ]]
 	# smc help names the object
 	run -0 "$SMC" help
-	[[ "$output" == *"linkgroup | pnet | run | check }"* ]]
+	[[ "$output" == *"linkgroup | pnet | run | check |"*"rnics | dbg }"* ]]
 }
 
 @test "smc run: no preload library found: exit 1, the places looked in named" {

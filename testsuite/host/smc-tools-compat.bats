@@ -290,7 +290,7 @@ ueids() {
 	[[ "$stderr" == *"{info | linkgroup | device | stats | ueid}"* ]]
 	[[ "$stderr" == *"-dd[etails]"* ]]
 	run -255 --separate-stderr "$BIN/smcd" -v
-	[[ "$stderr" == "smcd utility, smc-dump "* ]]
+	[[ "$stderr" == "smcd utility, smc-dump-"* ]]
 	[ ! -e "$SMC_FAKE_LOG" ]
 }
 

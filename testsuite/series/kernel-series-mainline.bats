@@ -110,6 +110,34 @@ EOF
 $f:1:5: warning: symbol 'x' was not declared. Should it be static?" ]
 }
 
+@test "mainline series: YNL validates the rt-link spec and generates C that compiles without a warning" {
+	cp -a "$MTREE" "$BATS_TEST_TMPDIR/t"
+	git -C "$BATS_TEST_TMPDIR/t" -c user.name=t -c user.email=t@localhost am -q $PATCHES
+	local t=$BATS_TEST_TMPDIR/t specs=$BATS_TEST_TMPDIR/t/Documentation/netlink/specs
+	# the spec against the netlink-raw schema, as ynl loads it
+	/usr/bin/python3 "$t/tools/net/ynl/pyynl/cli.py" --spec "$specs/rt-link.yaml" --validate
+	# the check can fail: a wrong type in the kind's snaplen attribute
+	python3 - "$specs/rt-link.yaml" "$specs/zz-broken.yaml" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+i = s.index("name: linkinfo-smc-dummy-attrs")
+j = s.index("type: u32", i)
+open(sys.argv[2], "w").write(s[:j] + "type: u33" + s[j + len("type: u32"):])
+PY
+	run /usr/bin/python3 "$t/tools/net/ynl/pyynl/cli.py" --spec "$specs/zz-broken.yaml" --validate
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"'u33'"* ]]
+	rm "$specs/zz-broken.yaml"
+	# the C library ynl generates from it: the kind's setters, compiled
+	# with the uapi header of the series (ynl's -idirafter include/uapi)
+	run make -C "$t/tools/net/ynl/generated" rt-link-user.o
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"warning:"* ]]
+	grep -q 'rt_link_newlink_req_set_linkinfo_data_smc_dummy_snaplen' "$t/tools/net/ynl/generated/rt-link-user.h"
+	grep -q 'include <linux/smc_dump.h>' "$t/tools/net/ynl/generated/rt-link-user.h"
+}
+
 @test "mainline series: every patch builds on its own with W=1 and sparse, kernel-doc clean" {
 	command -v sparse >/dev/null || skip "sparse missing (make deps)"
 	run bash "$TOP/scripts/series-check.sh" mainline "$BATS_TEST_TMPDIR/check"
@@ -121,15 +149,18 @@ $f:1:5: warning: symbol 'x' was not declared. Should it be static?" ]
 	# rebuilt files
 	grep -q '^ *CHECK ' "$BATS_TEST_TMPDIR/check/base.warn.raw"
 	grep -q '^ *CHECK .*smc_dump.c' "$BATS_TEST_TMPDIR/check/patch-1.warn.raw"
-	# the patch that adds CONFIG_SMC_DUMP was built with it on (the
-	# fragments set it once the symbol exists): smc_dump.c compiled again
-	k=$(echo "$PATCHES" | grep -n 'CONFIG_SMC_DUMP' | cut -d: -f1)
-	[ -n "$k" ]
-	grep -q '^ *CC .*net/smc/smc_dump.o' "$BATS_TEST_TMPDIR/check/patch-$k.warn.raw"
-	# with it off, nothing of the dump is built
-	[[ "$output" == *"CONFIG_SMC_DUMP off: builds clean, no smc_dump.o, no dump symbol in net/smc"* ]]
-	[ ! -e "$BATS_TEST_TMPDIR/check/obj/net/smc/smc_dump.o" ]
-	grep -q '^# CONFIG_SMC_DUMP is not set' "$BATS_TEST_TMPDIR/check/obj/.config"
+	# the first patch adds CONFIG_SMC_DUMP, and was built with it on
+	# (the fragments set it once the symbol exists): smc_dump.c compiled
+	grep -q '^+config SMC_DUMP$' "$(echo "$PATCHES" | head -1)"
+	grep -q '^ *CC .*net/smc/smc_dump.o' "$BATS_TEST_TMPDIR/check/patch-1.warn.raw"
+	grep -q '^CONFIG_SMC_DUMP=y' "$BATS_TEST_TMPDIR/check/obj/.config"
+	# every patch also with it off: built, and nothing of the dump
+	[[ "$output" == *"CONFIG_SMC_DUMP off: $n patches build clean, no smc_dump.o, no dump symbol in net/smc"* ]]
+	grep -q '^ *CC .*net/smc/af_smc.o' "$BATS_TEST_TMPDIR/check/off-1.warn.raw"
+	[ "$(ls "$BATS_TEST_TMPDIR"/check/off-*.warn | wc -l)" -eq "$n" ]
+	grep -q '^# CONFIG_SMC_DUMP is not set' "$BATS_TEST_TMPDIR/check/objoff/.config"
+	[ ! -e "$BATS_TEST_TMPDIR/check/objoff/net/smc/smc_dump.o" ]
+	[ -e "$BATS_TEST_TMPDIR/check/objoff/net/smc/af_smc.o" ]
 	# the 32-bit build ran
 	[[ "$output" == *"i386: builds clean with W=1, no libgcc division"* ]]
 	grep -q '^ *CC .*net/smc/smc_dump.o' "$BATS_TEST_TMPDIR/check/i386.raw"

@@ -171,3 +171,48 @@ PY
 			    .link_id == $l and .ifname == "eth0"))] | length >= 1' "$RES/$side-linkgroup.json"
 	done
 }
+
+@test "smcr: dump merge pairs the two sides' ends and orders each receive after its send, the server's clock shifted" {
+	# the server's capture as a host 3.7 s ahead would have written it
+	# (testsuite/lib/pcap_shift.py): the bounds on the offset move by
+	# exactly that, whatever the guests' own clocks differ by
+	local smc=$TOP/smc/smc shifted=$BATS_TEST_TMPDIR/server-shifted.pcap m0 m1
+	python3 "$TOP/testsuite/lib/pcap_shift.py" "$RES/server-smcr.pcap" "$shifted" 3.7
+	m0=$("$smc" -j dump merge "$RES/client-smcr.pcap" "$RES/server-smcr.pcap")
+	m1=$("$smc" -j dump merge "$RES/client-smcr.pcap" "$shifted")
+	jq -c '.[0].clock' <<<"$m0"
+	jq -c '.[0].clock' <<<"$m1"
+	[ "$(jq '.[0].clock.low_ns + 3700000000' <<<"$m0")" = "$(jq '.[0].clock.low_ns' <<<"$m1")" ]
+	[ "$(jq '.[0].clock.high_ns + 3700000000' <<<"$m0")" = "$(jq '.[0].clock.high_ns' <<<"$m1")" ]
+	# one connection, its ends paired by the tokens of their CDC
+	# messages, no end alone; sends matched both ways, and the interval
+	# not empty: the receives and sends agree on one offset
+	jq -e '.[0] | (.connections | length) == 1 and (.unpaired | length) == 0 and
+		.connections[0].paired_by == "cdc" and
+		.clock.pairs_a_to_b > 10 and .clock.pairs_b_to_a > 10 and
+		.clock.low_ns <= .clock.high_ns' <<<"$m1"
+	# each receive after its send in the list and in time; nearly every
+	# CDC message received has its send in the other capture (both ran
+	# before the connection; only the last ones may be sent or received
+	# as the other side's capture stopped)
+	printf '%s\n' "$m1" >"$BATS_TEST_TMPDIR/merge.json"
+	python3 - "$BATS_TEST_TMPDIR/merge.json" <<-'PY'
+	import json, sys
+	c = json.load(open(sys.argv[1]))[0]["connections"][0]
+	recs = c["records"]
+	at = {(r["host"], r["frame"]): i for i, r in enumerate(recs)}
+	n = 0
+	for i, r in enumerate(recs):
+	    if r["dir"] != "rx" or r.get("send_frame") is None:
+	        continue
+	    j = at[("A" if r["host"] == "B" else "B", r["send_frame"])]
+	    s = recs[j]
+	    assert j < i and s["dir"] == "tx" and s["type"] == r["type"], (i, j)
+	    assert (s["ts_sec"], s["ts_nsec"]) <= (r["ts_sec"], r["ts_nsec"]), (i, j)
+	    n += 1
+	cdc_rx = [r for r in recs if r["dir"] == "rx" and r["type"] == "cdc"]
+	alone = [r for r in cdc_rx if r.get("send_frame") is None]
+	print("receives checked", n, "CDC received", len(cdc_rx), "without send", len(alone))
+	assert n > 20 and len(cdc_rx) > 10 and len(alone) <= 2
+	PY
+}

@@ -12,6 +12,9 @@
  *   -g, --pcapng    write pcapng (by hand: libpcap only writes pcap)
  *   -V, --hdr-ver N the records' hdr_ver unless hdrver= says (default 3;
  *                   4 writes the 40-byte header with stream_seq)
+ *   -s, --skew [-]SEC[.FRAC]  add this to every frame's time: the
+ *                   capture of a host whose clock is that far ahead
+ *                   (behind), from a spec written in true time
  *
  * SPEC lines are a kind and key=value words; '#' starts a comment.
  * Numbers are decimal or 0x hex. Kinds:
@@ -71,6 +74,9 @@ enum kind { K_DATA, K_CDC, K_UDP, K_TCP, K_LEGACY, K_LLC };
 
 /* the records' hdr_ver unless a line says (-V) */
 static int hdr_ver_default = 3;
+
+/* -s: ns added to every frame's time */
+static int64_t skew_ns;
 
 struct out {
 	int dlt;
@@ -334,6 +340,15 @@ static void emit(struct out *o, struct frame *fr)
 	if (!fr->has_ts) {
 		fr->ts_sec = 1700000000 + o->frames / 1000000;
 		fr->ts_nsec = (uint32_t)(o->frames % 1000000) * 1000;
+	}
+	if (skew_ns) {
+		int64_t t = (int64_t)fr->ts_sec * 1000000000 + fr->ts_nsec +
+			    skew_ns;
+
+		if (t < 0)
+			die("%s", "--skew makes a time negative");
+		fr->ts_sec = (uint64_t)t / 1000000000;
+		fr->ts_nsec = (uint32_t)((uint64_t)t % 1000000000);
 	}
 	o->frames++;
 	if (o->pcapng) {
@@ -642,6 +657,31 @@ static void build_record(struct frame *fr, const struct rec *r)
 	}
 }
 
+/* "[-]SEC[.FRAC]" as ns, FRAC up to 9 digits */
+static int64_t parse_skew(const char *s)
+{
+	char frac[10] = "000000000", *dot, buf[64];
+	bool neg = s[0] == '-';
+	int64_t v;
+	size_t n;
+
+	if (strlen(s) >= sizeof(buf))
+		die("bad skew \"%s\"", s);
+	strcpy(buf, s + neg);
+	dot = strchr(buf, '.');
+	if (dot) {
+		*dot = '\0';
+		n = strlen(dot + 1);
+		if (!n || n > 9 || strspn(dot + 1, "0123456789") != n)
+			die("bad skew \"%s\"", s);
+		memcpy(frac, dot + 1, n);
+	}
+	if (!*buf || strspn(buf, "0123456789") != strlen(buf))
+		die("bad skew \"%s\"", s);
+	v = (int64_t)num(buf) * 1000000000 + (int64_t)strtoul(frac, NULL, 10);
+	return neg ? -v : v;
+}
+
 static enum kind parse_kind(const char *w)
 {
 	if (!strcmp(w, "data"))
@@ -938,6 +978,7 @@ int main(int argc, char **argv)
 		{ "nano", no_argument, NULL, 'n' },
 		{ "pcapng", no_argument, NULL, 'g' },
 		{ "hdr-ver", required_argument, NULL, 'V' },
+		{ "skew", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct out o = { .dlt = DLT_EN10MB };
@@ -945,7 +986,7 @@ int main(int argc, char **argv)
 	size_t cap = 0;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "l:ngV:", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:ngV:s:", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			if (!strcmp(optarg, "en10mb"))
@@ -967,6 +1008,9 @@ int main(int argc, char **argv)
 			break;
 		case 'V':
 			hdr_ver_default = atoi(optarg);
+			break;
+		case 's':
+			skew_ns = parse_skew(optarg);
 			break;
 		default:
 			return 2;

@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# smc rnics and the smc_rnics entry point on fake sysfs trees
+# (helpers/rnics-sysfs.bash, SMC_DUMP_SYSFS_DIR): an s390 LPAR with ISM,
+# RoCE Express 1/2/3 and Network Express functions, an x86 host with a
+# RoCE NIC and rxe, an empty one. smc_rnics's table is compared with
+# golden/smc_rnics/, checked by hand against smc-tools 1.8.5 smc_rnics
+# (golden/smc_rnics/README).
+
+# shellcheck disable=SC2154 # bats sets $stderr
+bats_require_minimum_version 1.5.0
+
+load lib
+load helpers/rnics-sysfs
+
+setup_file() {
+	host_setup_file smc || return 1
+	s390_tree "$T/s390"
+	x86_tree "$T/x86"
+	empty_tree "$T/empty"
+	mkdir -p "$T/bin"
+	ln -sf "$SMC" "$T/bin/smc_rnics"
+	export RNICS="$T/bin/smc_rnics" GOLD="$TOP/testsuite/host/golden/smc_rnics"
+}
+
+# rnics TREE ARGS...: smc_rnics on fake sysfs TREE
+rnics() {
+	local tree=$1
+	shift
+	SMC_DUMP_SYSFS_DIR="$T/$tree" "$RNICS" "$@"
+}
+
+@test "smc_rnics: the table of each option set, byte for byte as smc-tools 1.8.5" {
+	local opts f
+	# each golden file: checked by hand against smc-tools 1.8.5 smc_rnics
+	for opts in "" "-a" "-r" "-I" "-I -r" "-a -I" "-a -r"; do
+		case "$opts" in
+		"") f=s390 ;;
+		-a) f=s390-a ;;
+		-r) f=s390-r ;;
+		-I) f=s390-I ;;
+		"-I -r") f=s390-I-r ;;
+		"-a -I") f=s390-a-I ;;
+		"-a -r") f=s390-a-r ;;
+		esac
+		# shellcheck disable=SC2086 # the options are words
+		rnics s390 $opts >"$BATS_TEST_TMPDIR/out"
+		cmp "$GOLD/$f.out" "$BATS_TEST_TMPDIR/out" || {
+			diff "$GOLD/$f.out" "$BATS_TEST_TMPDIR/out"
+			return 1
+		}
+	done
+}
+
+@test "smc_rnics: long options are the short ones" {
+	# checked by hand against smc-tools 1.8.5 smc_rnics (its getopt -l)
+	rnics s390 --all --rawids >"$BATS_TEST_TMPDIR/out"
+	cmp "$GOLD/s390-a-r.out" "$BATS_TEST_TMPDIR/out"
+	rnics s390 --IB-dev >"$BATS_TEST_TMPDIR/out"
+	cmp "$GOLD/s390-I.out" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "smc_rnics FID: one function, with or without 0x and zeros; exit 8 only when none matches" {
+	# checked by hand against smc-tools 1.8.5 smc_rnics (format_fid)
+	for fid in 300 0x300 00000300; do
+		run -0 rnics s390 "$fid"
+		[ "$output" = "$(cat "$GOLD/s390-300.out")" ]
+	done
+	run -8 rnics s390 777
+	[ "${#lines[@]}" -eq 2 ]
+	run -3 --separate-stderr rnics s390 xyz
+	[ "$stderr" = "Error: 'xyz' is not a valid FID" ]
+	[ -z "$output" ]
+}
+
+@test "smc_rnics: the columns scripts read with awk (smc_chk's \$1, \$5, \$9)" {
+	run -0 bash -c "SMC_DUMP_SYSFS_DIR=$T/s390 $RNICS | awk '\$5 == \"ISM\" {print(\$1\" \"\$9)}'"
+	[ "$output" = "110 NET1" ]
+	run -0 bash -c "SMC_DUMP_SYSFS_DIR=$T/s390 $RNICS | grep -e 'eth1\$' | awk '{print(\$9)}'"
+	[ "$output" = "NET1" ]
+}
+
+@test "smc_rnics -e/-d: power a slot, errors with smc_rnics's codes" {
+	cp -r "$T/s390" "$BATS_TEST_TMPDIR/t"
+	# shellcheck disable=SC2030 # for this test only
+	export SMC_DUMP_SYSFS_DIR="$BATS_TEST_TMPDIR/t"
+	run -0 "$RNICS" -e 600
+	[ "$(cat "$BATS_TEST_TMPDIR/t/bus/pci/slots/00000600/power")" = 1 ]
+	run -0 "$RNICS" --disable 0x600
+	[ "$(cat "$BATS_TEST_TMPDIR/t/bus/pci/slots/00000600/power")" = 0 ]
+	run -6 --separate-stderr "$RNICS" -d 600
+	[ "$stderr" = "Error: FID 600 is already disabled" ]
+	run -5 --separate-stderr "$RNICS" -e 999
+	[ "$stderr" = "Error: FID 999 does not exist" ]
+	run -4 "$RNICS" -e 600 110
+	run -3 "$RNICS" -e zz
+	run -2 "$RNICS" -x
+	run -2 "$RNICS" -e
+}
+
+@test "smc_rnics -h, -v: usage and version on stdout, exit 0" {
+	run -0 rnics s390 -h
+	[[ "$output" == *"Usage: smc_rnics [ OPTIONS ] [ FID ]"* ]]
+	[[ "$output" == *"--rawids"* ]]
+	run -0 rnics s390 --version
+	[[ "$output" == "smc_rnics utility, smc-dump-"* ]]
+}
+
+@test "smc_rnics on x86: RoCE NIC and rxe with n/a for the s390 columns; empty tree: the header only" {
+	run -0 rnics x86
+	[ "${lines[2]}" = " n/a  1      0000:01:00.0  n/a    15b3:1017        n/a   n/a  n/a   n/a                enp1s0f0" ]
+	[ "${lines[3]}" = " n/a  1      n/a           n/a    rxe              n/a   n/a  n/a   n/a                enp2s0" ]
+	[ "${#lines[@]}" -eq 4 ]
+	run -0 rnics x86 -I
+	[ "${lines[2]}" = " n/a  1      0000:01:00.0  n/a    15b3:1017        n/a   n/a  1     n/a                mlx5_0" ]
+	[ "${lines[3]}" = " n/a  1      n/a           n/a    rxe              n/a   n/a  1     n/a                rxe0" ]
+	run -0 rnics empty
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = "$(head -1 "$GOLD/s390.out")" ]
+	# no sysfs at all: the header, no crash
+	run -0 rnics nonexistent
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "smc rnics: the object, its words, JSON" {
+	# shellcheck disable=SC2031 # for this test only
+	export SMC_DUMP_SYSFS_DIR="$T/s390"
+	run -0 "$SMC" rnics
+	[ "$output" = "$(cat "$GOLD/s390.out")" ]
+	run -0 "$SMC" rnics show all raw
+	[ "$output" = "$(cat "$GOLD/s390-a-r.out")" ]
+	run -0 "$SMC" rnics fid 300
+	[ "$output" = "$(cat "$GOLD/s390-300.out")" ]
+	run -0 "$SMC" -j rnics
+	run -0 jq -r '.[] | [.fid, .type, .pft, (.vfn|tostring), (.port // "-"), (.pnetid // "-"), (.ifname // "-"), (.ibdev // "-")] | @tsv' <<<"$output"
+	# by hand from s390_tree
+	[ "${lines[0]}" = "0x110	ISM	0x05	0	-	NET1	-	-" ]
+	[ "${lines[1]}" = "0x200	RoCE_Express2	0x0a	1	0	NET1	eth1	mlx5_0" ]
+	[ "${lines[4]}" = "0x300	RoCE_Express	0x02	3	0	NETA	eth4	mlx4_0" ]
+	run -0 "$SMC" -j rnics ibdev
+	run -0 jq -r '.[3] | [.ibport, .ibdev, .pnetid] | @tsv' <<<"$output"
+	[ "$output" = "1	mlx4_0	NETA" ]
+	SMC_DUMP_SYSFS_DIR="$T/x86" run -0 "$SMC" -j rnics
+	run -0 jq -r '.[1] | [.fid // "-", .pci_id // "-", .type, .ifname, .ibdev] | @tsv' <<<"$output"
+	[ "$output" = "-	-	rxe	enp2s0	rxe0" ]
+	run -2 --separate-stderr "$SMC" rnics bogus
+	[ "$stderr" = 'Error: unknown argument "bogus", try "smc rnics help".' ]
+	run -2 "$SMC" rnics fid zz
+	run -0 "$SMC" rnics help
+	[[ "$output" == "Usage: smc [ -j [ -p ] ] rnics"* ]]
+}
