@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -710,4 +711,263 @@ static const struct cmd lgr_cmds[] = {
 int do_linkgroup(int argc, char **argv)
 {
 	return cmd_select(lgr_cmds, argc, argv, "linkgroup", usage);
+}
+
+/* ---- smcd linkgroup, smcr linkgroup: smc-tools' format ---- */
+
+static void tools_lgr_usage(bool smcd)
+{
+	if (smcd)
+		fprintf(stderr,
+			"Usage: smcd linkgroup [show] [all | LG-ID]\n");
+	else
+		fprintf(stderr,
+			"Usage: smcr linkgroup [show | link-show] [all | LG-ID]\n"
+			"                                         [ibdev <dev>]\n"
+			"                                         [netdev <dev>]\n");
+}
+
+/* smc-tools' contains() == 0: @p is a non-empty prefix of @word */
+static bool tools_prefix(const char *p, const char *word)
+{
+	return *p && !strncmp(p, word, strlen(p));
+}
+
+/* a blank padded string without its blanks at either end, as smc-tools'
+ * trim_space() (into @buf)
+ */
+static const char *tools_trim(const char *s, char *buf, size_t size)
+{
+	size_t len;
+
+	while (*s == ' ')
+		s++;
+	snprintf(buf, size, "%s", s);
+	len = strlen(buf);
+	while (len && buf[len - 1] == ' ')
+		buf[--len] = '\0';
+	return buf;
+}
+
+/* a link's net device as smc-tools shows it: "" when it has none */
+static const char *tools_ifname(uint32_t ifindex, char *buf)
+{
+	if (!ifindex || !if_indextoname(ifindex, buf))
+		buf[0] = '\0';
+	return buf;
+}
+
+struct tools_lgr_filter {
+	bool links;
+	bool have_id;		/* an LG-ID was given (not 0) */
+	uint32_t id;		/* as strtol() read it, 0xffffffff: no digits */
+	bool id_digits;
+	const char *ibdev, *netdev;
+};
+
+/* smc-tools' filter of an SMC-R row (@k: the link of link-show) */
+static bool tools_smcr_hidden(const struct lgr *g, const struct link *k,
+			      const struct tools_lgr_filter *f)
+{
+	char name[IF_NAMESIZE];
+
+	if (!f->ibdev && !f->netdev && !f->have_id)
+		return false;
+	if (f->netdev && f->links)
+		return strcmp(f->netdev, tools_ifname(k->ifindex, name));
+	if (f->ibdev && f->links)
+		return strcmp(f->ibdev, k->ibdev);
+	if (f->have_id)
+		/* the link number in the low byte is ignored; without
+		 * digits smc-tools compares with 0
+		 */
+		return g->id != (f->id_digits ? f->id & 0xffffff00 : 0);
+	return false;
+}
+
+static void tools_details(const struct lgr *g, bool *first)
+{
+	char buf[SMC_MAX_HOSTNAME_LEN + 1], os[32];
+
+	if (!*first)
+		putchar('\n');
+	*first = false;
+	printf("LG-ID    : %08x\n", g->id);
+	if (!g->smcd) {
+		printf("LG-Role  : %s\n", role_text(g->role));
+		printf("LG-Type  : %s\n", lgr_type(g->type, os, sizeof(os)));
+	}
+	printf("VLAN     : %x\n", (unsigned int)g->vlan);
+	printf("PNET-ID  : %s\n", tools_trim(g->pnetid, buf, sizeof(buf)));
+	printf("Version  : %d\n", g->v2 ? (int)g->version : 1);
+	if (g->v2) {
+		printf("Peer-Rel : %d\n", (int)g->peer_rel);
+		printf("Peer-Host: %s\n",
+		       tools_trim(g->peer_host, buf, sizeof(buf)));
+		/* smc-tools capitalizes "Unknown" here */
+		if (g->peer_os >= 1 && g->peer_os <= 3)
+			printf("Peer-OS  : %s\n", peer_os(g->peer_os, os,
+							   sizeof(os)));
+		else
+			printf("Peer-OS  : Unknown (%#x)\n",
+			       (unsigned int)g->peer_os);
+		if (!g->smcd)
+			printf("Direct   : %s\n", g->direct ? "Yes" : "No");
+		/* as sent: the kernel's 32 characters, blank padded */
+		if (g->eid[0])
+			printf("EID      : %-32s\n", g->eid);
+		else
+			printf("EID      : \n");
+	}
+	printf("#Conns   : %d\n", (int)g->conns);
+	printf("Sndbuf   : %lld B\n", (long long)g->sndbuf_alloc);
+	printf("%s      : %lld B\n", g->smcd ? "DMB" : "RMB",
+	       (long long)g->rmb_alloc);
+}
+
+static void tools_print(const struct lgr_list *l, bool smcd, int detail,
+			const struct tools_lgr_filter *f)
+{
+	char buf[32], name[IF_NAMESIZE], pnet[24];
+	bool first = true;
+	unsigned int i, j;
+
+	/* smc-tools prints its header with the kernel's first message */
+	if (l->n && smcd && detail < 1)
+		printf("LG-ID    VLAN  #Conns  PNET-ID \n");
+	if (l->n && !smcd && f->links)
+		printf("LG-ID    LG-Role  LG-Type  Net-Dev         Link-State      #Conns  %s%s\n",
+		       detail >= 1 ? "Link-UID  Peer-UID  IB-Dev    IB-P  " : "",
+		       detail >= 2 ? "Local-GID                                 Peer-GID  " : "");
+	else if (l->n && !smcd && detail < 1)
+		printf("LG-ID    LG-Role  LG-Type  VLAN  #Conns  PNET-ID \n");
+
+	for (i = 0; i < l->n; i++) {
+		const struct lgr *g = &l->lgr[i];
+
+		if (smcd) {
+			if (f->have_id && g->id != f->id)
+				continue;
+			if (detail >= 1) {
+				tools_details(g, &first);
+				continue;
+			}
+			printf("%08x %#4x  %6d  %-16s \n", g->id,
+			       (unsigned int)g->vlan, (int)g->conns,
+			       tools_trim(g->pnetid, pnet, sizeof(pnet)));
+			continue;
+		}
+		if (!f->links) {
+			if (tools_smcr_hidden(g, NULL, f))
+				continue;
+			if (detail >= 1) {
+				tools_details(g, &first);
+				continue;
+			}
+			printf("%08x %-8s %-8s %#4x  %6d  %-16s \n", g->id,
+			       role_text(g->role),
+			       lgr_type(g->type, buf, sizeof(buf)),
+			       (unsigned int)g->vlan, (int)g->conns,
+			       tools_trim(g->pnetid, pnet, sizeof(pnet)));
+			continue;
+		}
+		for (j = 0; j < g->nr_links; j++) {
+			const struct link *k = &g->link[j];
+
+			if (tools_smcr_hidden(g, k, f))
+				continue;
+			printf("%08x %-8s ", g->id, role_text(g->role));
+			printf("%-8s ", lgr_type(g->type, buf, sizeof(buf)));
+			printf("%-15.15s ", tools_ifname(k->ifindex, name));
+			printf("%-15s ", link_state(k->state, buf,
+						    sizeof(buf)));
+			printf("%6d  ", (int)k->conns);
+			if (detail >= 1) {
+				printf("%08x  %08x  ", k->uid, k->peer_uid);
+				printf("%-8.8s  ", k->ibdev);
+				printf("%4d  ", (int)k->ibport);
+			}
+			if (detail >= 2)
+				printf("%-40s  %s  ", k->gid, k->peer_gid);
+			putchar('\n');
+		}
+	}
+}
+
+int smc_linkgroup_tools(bool smcd, int detail, int argc, char **argv)
+{
+	char req[SMC_GENL_REQ_SIZE] __attribute__((aligned(4)));
+	struct tools_lgr_filter f = { 0 };
+	struct lgr_list l = { 0 };
+	struct nlmsghdr *nlh;
+	bool all = false;
+	struct smc_genl g;
+	int ret;
+
+	if ((argc == 1 && tools_prefix(argv[0], "help")) || argc > 4)
+		goto usage;
+	if (argc > 0 && tools_prefix(argv[0], "show")) {
+		argc--;
+		argv++;
+	} else if (argc > 0 && tools_prefix(argv[0], "link-show")) {
+		/* smcd takes it too, and shows its link groups */
+		f.links = true;
+		argc--;
+		argv++;
+	}
+	while (argc > 0) {
+		if (tools_prefix(argv[0], "help"))
+			goto usage;
+		if (tools_prefix(argv[0], "all")) {
+			all = true;
+			argc--;
+			argv++;
+			continue;
+		}
+		if (!smcd && (tools_prefix(argv[0], "ibdev") ||
+			      tools_prefix(argv[0], "netdev"))) {
+			/* without a name, smc-tools filters nothing */
+			if (argc > 1 && tools_prefix(argv[0], "ibdev"))
+				f.ibdev = argv[1];
+			else if (argc > 1)
+				f.netdev = argv[1];
+			argc -= argc > 1 ? 2 : 1;
+			argv += 2;
+			break;
+		}
+		if (!all) {
+			char *end;
+			unsigned long v = strtoul(argv[0], &end, 16);
+
+			f.id_digits = end != argv[0];
+			f.id = f.id_digits ? (uint32_t)v : 0xffffffff;
+			f.have_id = f.id != 0;
+			argc--;
+			argv++;
+			break;
+		}
+		goto usage;
+	}
+	if (argc > 0)
+		goto usage;
+
+	if (smc_genl_open(&g))
+		return 1;
+	nlh = smc_genl_msg(&g, req, smcd ? SMC_NETLINK_GET_LGR_SMCD :
+			   f.links ? SMC_NETLINK_GET_LINK_SMCR :
+			   SMC_NETLINK_GET_LGR_SMCR, NLM_F_DUMP);
+	ret = smc_genl_talk(&g, nlh, smcd ? cb_smcd : cb_smcr, &l);
+	smc_genl_close(&g);
+	/* as smc-tools' gen_nl_handle() */
+	if (ret == -EOPNOTSUPP)
+		fprintf(stderr, "Error: Operation not supported by kernel\n");
+	else if (ret && ret != -EBADMSG)
+		fprintf(stderr, "Error: %s\n", smc_tools_nlerr(ret));
+	if (!ret)
+		tools_print(&l, smcd, detail, &f);
+	free(l.lgr);
+	return ret ? 255 : 0;
+usage:
+	tools_lgr_usage(smcd);
+	return 255;
 }

@@ -28,7 +28,7 @@ static void usage(FILE *fp)
 		"Usage: smc [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       smc help [ OBJECT ]\n"
 		"where  OBJECT := { ueid | stats | socket | dump | info | device |\n"
-		"                   linkgroup | pnet | run | check |\n"
+		"                   seid | linkgroup | pnet | run | check |\n"
 		"                   rnics | dbg }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -x | --hex |\n"
 		"                    -a[bsolute] | -n[etns] NAME | -V[ersion] | -h[elp] }\n");
@@ -52,6 +52,7 @@ static const struct object {
 	{ "check", do_check },
 	{ "rnics", do_rnics },
 	{ "dbg", do_dbg },
+	{ "seid", do_seid },
 	{ "help", do_help },
 	{ NULL, NULL },
 };
@@ -167,6 +168,9 @@ static const struct entry {
 	{ "smc_dbg", smc_dbg_main },		/* dbg.c */
 	{ "smc_chk", smc_chk_main },		/* check.c */
 	{ "smc_run", smc_run_main },		/* run.c */
+	{ "smcd", smcd_main },			/* smctools.c */
+	{ "smcr", smcr_main },			/* smctools.c */
+	{ "smc_pnet", smc_pnet_main },		/* smc_pnet.c */
 	{ NULL, NULL },
 };
 

@@ -55,6 +55,19 @@ int do_check(int argc, char **argv);
 /* linkgroup.c: the version (1, 2; 0 unknown) of @q's link group */
 int smc_linkgroup_version(const struct smc_sock_state *q,
 			  unsigned int *version);
+/* linkgroup.c: smcd linkgroup (@smcd) and smcr linkgroup in smc-tools'
+ * syntax and format; @detail 0, 1 (-d) or 2 (-dd); @argv the arguments
+ * after the object word. Returns smc-tools' exit status: 0, 255 on a usage
+ * error or a failed request, 1 when SMC's family cannot be opened.
+ */
+int smc_linkgroup_tools(bool smcd, int detail, int argc, char **argv);
+/* stats.c: smcd stats (@smcd) and smcr stats in smc-tools' syntax and
+ * format, counted since the last reset unless @absolute (-a); @detail as
+ * -d. Returns smc-tools' exit status: 255 on a usage error, else 0 (also
+ * when the counters cannot be read: the error is printed).
+ */
+int smc_stats_tools(bool smcd, int detail, bool absolute, int argc,
+		    char **argv);
 
 /* socket.c: the smcss entry point, for a binary run as "smcss"; takes the
  * whole command line, returns the exit status as the handlers do
@@ -79,6 +92,38 @@ int smc_dbg_main(int argc, char **argv, const char *version);
 /* check.c, run.c: the smc_chk and smc_run entry points */
 int smc_chk_main(int argc, char **argv, const char *version);
 int smc_run_main(int argc, char **argv, const char *version);
+/* seid.c: smc seid, and the system EID for smcd seid */
+int do_seid(int argc, char **argv);
+struct smc_genl;
+struct smc_seid {
+	bool have_seid;		/* the kernel sent one (ISM v2 possible) */
+	char seid[33];		/* as sent: blank padded to 32 characters */
+	bool have_enabled;
+	bool enabled;		/* SMC-Dv2 proposals carry it */
+};
+/* SMC_NETLINK_DUMP_SEID into @s: 0, or a negative errno (-EBADMSG after
+ * its message; others unprinted)
+ */
+int smc_seid_read(struct smc_genl *g, struct smc_seid *s);
+/* SMC_NETLINK_ENABLE_SEID or _DISABLE_SEID: 0 or the kernel's negative
+ * errno (EOPNOTSUPP off s390, ENOENT: disable without a user EID),
+ * nothing printed
+ */
+int smc_seid_set(struct smc_genl *g, bool enable);
+
+/* smctools.c: the smcd and smcr entry points, smc-tools' syntax and
+ * formats; the whole command line, returns smc-tools' exit status
+ */
+int smcd_main(int argc, char **argv, const char *version);
+int smcr_main(int argc, char **argv, const char *version);
+/* smctools.c: the text libnl 3 (nl_geterror()) gives errno @err (either
+ * sign), which smc-tools prints after "Error: " or its program name
+ */
+const char *smc_tools_nlerr(int err);
+/* smc_pnet.c: the smc_pnet entry point, smc-tools' options and format;
+ * the whole command line, returns smc_pnet's exit status
+ */
+int smc_pnet_main(int argc, char **argv, const char *version);
 
 /* matches(), invarg(), duparg() and the exit codes EXIT_OK, EXIT_FAIL,
  * EXIT_USAGE: lib/utils.c

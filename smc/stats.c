@@ -974,3 +974,368 @@ int do_stats(int argc, char **argv)
 {
 	return cmd_select(stats_cmds, argc, argv, "stats", usage);
 }
+
+/* ---- smcd stats, smcr stats: smc-tools' format ---- */
+
+/* smc-tools' names of the fallback reasons (its stats.c), else NULL */
+static const char *tools_reason(uint32_t code)
+{
+	static const struct {
+		uint32_t code;
+		const char *name;
+	} names[] = {
+		{ 0x03010000, "PEER_NO_SMC" }, { 0x01010000, "MEMORY" },
+		{ 0x02010000, "TIMEOUT_CL" }, { 0x02020000, "TIMEOUT_AL" },
+		{ 0x03000000, "CNF_ERR" }, { 0x03020000, "IPSEC" },
+		{ 0x03030000, "NOSMCDEV" }, { 0x03030001, "NOSMCDDEV" },
+		{ 0x03030002, "NOSMCRDEV" }, { 0x03030003, "NOISM2SUPP" },
+		{ 0x03030004, "NOV2EXT" }, { 0x05000000, "PEERDECL" },
+		{ 0x04000000, "SYNCERR" }, { 0x030d0000, "MAX_DMB" },
+		{ 0x030c0000, "VERSMISMAT" }, { 0x030b0000, "NOSRVLINK" },
+		{ 0x03030006, "NOSEID" }, { 0x03030007, "NOSMCD2DEV" },
+		{ 0x03040000, "MODEUNSUPP" }, { 0x03050000, "RMBE_EC" },
+		{ 0x03060000, "OPTUNSUPP" }, { 0x03070000, "DIFFPREFIX" },
+		{ 0x03080000, "GETVLANERR" }, { 0x03090000, "ISMVLANERR" },
+		{ 0x030a0000, "NOACTLINK" }, { 0x03030005, "NOV2DEXT" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].code == code)
+			return names[i].name;
+	return "[unknown]";
+}
+
+/* 1000 to the power @n, as a double */
+static double tools_pow1000(int n)
+{
+	double f = 1;
+
+	while (n-- > 0)
+		f *= 1000;
+	return f;
+}
+
+/* 10 to the power @n (negative too), as a double */
+static double tools_pow10(int n)
+{
+	double f = 1;
+
+	for (; n > 0; n--)
+		f *= 10;
+	for (; n < 0; n++)
+		f /= 10;
+	return f;
+}
+
+static void tools_digs(int lead, int max, int *full, int *places)
+{
+	*full = lead % 3 ? lead % 3 : 3;
+	*places = max - *full - 2;
+	if (*places <= 0) {
+		*places = 0;
+		*full = max - 1;
+	}
+}
+
+static void tools_mag(int lead, char *mag, double *factor)
+{
+	if (lead < 7) {
+		*mag = 'K';
+		*factor = 1000;
+	} else if (lead < 10) {
+		*mag = 'M';
+		*factor = 1000000;
+	} else if (lead < 13) {
+		*mag = 'G';
+		*factor = 1000000000;
+	} else {
+		*factor = tools_pow1000(lead / 3);
+		*mag = lead < 16 ? 'T' : lead < 19 ? 'P' : '?';
+	}
+}
+
+/*
+ * tools_abbrev() - @num in at most 6 characters as smc-tools' util.c
+ * get_abbreviated() writes it: up to 3 digits as they are, else a
+ * number of 5 characters with K, M, G, T, P (powers of 1000)
+ * @res: at least 7 bytes
+ */
+static const char *tools_abbrev(uint64_t num, char *res)
+{
+	const int max = 6;
+	int full, places, lead;
+	char tmp[32], mag;
+	double factor;
+
+	lead = snprintf(tmp, sizeof(tmp), "%lld", (long long)num);
+	if (num < 1000) {
+		snprintf(res, max + 1, "%" PRIu64, num);
+		return res;
+	}
+	tools_digs(lead, max, &full, &places);
+	tools_mag(lead, &mag, &factor);
+	if (num / factor + 5 * tools_pow10(-1 - places) >=
+	    tools_pow10(full)) {
+		if (places > 0) {
+			places--;
+		} else {
+			lead++;
+			tools_digs(lead, max, &full, &places);
+			tools_mag(lead, &mag, &factor);
+		}
+	}
+	snprintf(res, max + 1, "%*.*f%c", max - 1, places, num / factor, mag);
+	return res;
+}
+
+/* part of whole in percent, as smc-tools computes it (a float) */
+static float tools_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? (float)(part / (double)whole * 100) : 0;
+}
+
+static void tools_hist_line(const char *label, const uint64_t *h)
+{
+	char b[8][8];
+	int i;
+
+	for (i = 0; i < 7; i++)
+		tools_abbrev(h[i], b[i]);
+	/* the last column is above 512KB: 1024K and more */
+	tools_abbrev(h[7] + h[8], b[7]);
+	printf("  %s   %6s  %6s  %6s  %6s  %6s  %6s  %6s  %6s\n", label,
+	       b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]);
+}
+
+static void tools_reasons(const struct stats *s, bool server)
+{
+	unsigned int i, n = 0;
+
+	/* already biggest count first, kernel order among equals */
+	for (i = 0; i < s->nr_reasons && n < 3; i++) {
+		const struct fback_reason *r = &s->reason[i];
+
+		if (r->server != server || !r->code)
+			continue;
+		if (!n)
+			printf("    %s\n", server ? "Server" : "Client");
+		printf("     %-12s            %12d\n", tools_reason(r->code),
+		       (int)r->count);
+		n++;
+	}
+}
+
+static void tools_text(const struct stats *s, bool smcd, bool detail)
+{
+	const struct tech_stats *t = smcd ? &s->smcd : &s->smcr;
+	uint64_t conns = t->clnt_v1 + t->clnt_v2 + t->srv_v1 + t->srv_v2;
+	uint64_t hs = s->clnt_hs_err + s->srv_hs_err;
+	uint64_t fb = s->fback_clnt + s->fback_srv;
+	uint64_t special = t->cork + t->ndly + t->sendpage + t->splice +
+			   t->urg;
+	float avg = conns ? (float)((t->rx_cnt + t->tx_cnt) / (double)conns) :
+			    0;
+	char b[8];
+
+	printf("SMC-%c Connections Summary\n", smcd ? 'D' : 'R');
+	printf("  Total connections handled  %12" PRIu64 "\n", conns + hs + fb);
+	if (detail) {
+		printf("  SMC connections            %12" PRIu64 " (client %" PRIu64 ", server %" PRIu64 ")\n",
+		       conns, t->clnt_v1 + t->clnt_v2, t->srv_v1 + t->srv_v2);
+		printf("    v1                       %12" PRIu64 "\n",
+		       t->clnt_v1 + t->srv_v1);
+		printf("    v2                       %12" PRIu64 "\n",
+		       t->clnt_v2 + t->srv_v2);
+		printf("  Handshake errors           %12" PRIu64 " (client %" PRIu64 ", server %" PRIu64 ")\n",
+		       hs, s->clnt_hs_err, s->srv_hs_err);
+	} else {
+		printf("  SMC connections            %12" PRIu64 "\n", conns);
+		printf("  Handshake errors           %12" PRIu64 "\n", hs);
+	}
+	printf("  Avg requests per SMC conn  %14.1f\n", avg);
+	if (detail) {
+		printf("  TCP fallback               %12" PRIu64 " (client %" PRIu64 ", server %" PRIu64 ")\n",
+		       fb, s->fback_clnt, s->fback_srv);
+		tools_reasons(s, true);
+		tools_reasons(s, false);
+	} else {
+		printf("  TCP fallback               %12" PRIu64 "\n", fb);
+	}
+
+	printf("\nRX Stats\n");
+	printf("  Data transmitted (Bytes) %14" PRIu64 " (%s)\n", t->rx_bytes,
+	       tools_abbrev(t->rx_bytes, b));
+	printf("  Total requests             %12" PRIu64 "\n", t->rx_cnt);
+	printf("  Buffer usage (Bytes)       %12" PRIu64 " (%s)\n", t->rx_rmbuse,
+	       tools_abbrev(t->rx_rmbuse, b));
+	printf("  Buffer full                %12" PRIu64 " (%.2f%%)\n",
+	       t->rmb_rx[SMC_NLA_STATS_RMB_FULL_CNT],
+	       tools_pct(t->rmb_rx[SMC_NLA_STATS_RMB_FULL_CNT], t->rx_cnt));
+	if (detail) {
+		printf("  Buffer downgrades          %12" PRIu64 "\n",
+		       t->rmb_rx[SMC_NLA_STATS_RMB_DGRADE_CNT]);
+		printf("  Buffer reuses              %12" PRIu64 "\n",
+		       t->rmb_rx[SMC_NLA_STATS_RMB_REUSE_CNT]);
+	}
+	printf("            8KB    16KB    32KB    64KB   128KB   256KB   512KB  >512KB\n");
+	tools_hist_line("Bufs", t->hist[H_RX_BUF]);
+	tools_hist_line("Reqs", t->hist[H_RX_PLOAD]);
+
+	printf("\nTX Stats\n");
+	printf("  Data transmitted (Bytes) %14" PRIu64 " (%s)\n", t->tx_bytes,
+	       tools_abbrev(t->tx_bytes, b));
+	printf("  Total requests             %12" PRIu64 "\n", t->tx_cnt);
+	printf("  Buffer usage (Bytes)       %12" PRIu64 " (%s)\n", t->tx_rmbuse,
+	       tools_abbrev(t->tx_rmbuse, b));
+	printf("  Buffer full                %12" PRIu64 " (%.2f%%)\n",
+	       t->rmb_tx[SMC_NLA_STATS_RMB_FULL_CNT],
+	       tools_pct(t->rmb_tx[SMC_NLA_STATS_RMB_FULL_CNT], t->tx_cnt));
+	printf("  Buffer full (remote)       %12" PRIu64 " (%.2f%%)\n",
+	       t->rmb_tx[SMC_NLA_STATS_RMB_FULL_PEER_CNT],
+	       tools_pct(t->rmb_tx[SMC_NLA_STATS_RMB_FULL_PEER_CNT], t->tx_cnt));
+	printf("  Buffer too small           %12" PRIu64 " (%.2f%%)\n",
+	       t->rmb_tx[SMC_NLA_STATS_RMB_SIZE_SM_CNT],
+	       tools_pct(t->rmb_tx[SMC_NLA_STATS_RMB_SIZE_SM_CNT], t->tx_cnt));
+	printf("  Buffer too small (remote)  %12" PRIu64 " (%.2f%%)\n",
+	       t->rmb_tx[SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT],
+	       tools_pct(t->rmb_tx[SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT],
+			 t->tx_cnt));
+	if (detail) {
+		printf("  Buffer downgrades          %12" PRIu64 "\n",
+		       t->rmb_tx[SMC_NLA_STATS_RMB_DGRADE_CNT]);
+		printf("  Buffer reuses              %12" PRIu64 "\n",
+		       t->rmb_tx[SMC_NLA_STATS_RMB_REUSE_CNT]);
+	}
+	printf("            8KB    16KB    32KB    64KB   128KB   256KB   512KB  >512KB\n");
+	tools_hist_line("Bufs", t->hist[H_TX_BUF]);
+	tools_hist_line("Reqs", t->hist[H_TX_PLOAD]);
+
+	printf("\nExtras\n");
+	printf("  Special socket calls       %12" PRIu64 "\n", special);
+	if (detail) {
+		printf("    cork                     %12" PRIu64 "\n", t->cork);
+		printf("    nodelay                  %12" PRIu64 "\n", t->ndly);
+		printf("    sendpage                 %12" PRIu64 "\n", t->sendpage);
+		printf("    splice                   %12" PRIu64 "\n", t->splice);
+		printf("    urgent data              %12" PRIu64 "\n", t->urg);
+	}
+}
+
+/* smc-tools' one-line JSON: its 65 names in the order of its struct */
+static void tools_json(const struct stats *s, bool smcd)
+{
+	static const char *const hist_name[] = {
+		"SMC_INT_TX_BUF", "SMC_INT_RX_BUF", "SMC_USR_TX_BUF",
+		"SMC_USR_RX_BUF",
+	};
+	static const enum hist hist_of[] = {
+		H_TX_BUF, H_RX_BUF, H_TX_PLOAD, H_RX_PLOAD,
+	};
+	static const char *const bucket[NR_BUCKETS] = {
+		"8K", "16K", "32K", "64K", "128K", "256K", "512K", "1024K",
+		"G_1024K",
+	};
+	static const char *const rmb_name[] = {
+		[SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT] = "SIZE_SM_PEER_CNT",
+		[SMC_NLA_STATS_RMB_SIZE_SM_CNT] = "SIZE_SM_CNT",
+		[SMC_NLA_STATS_RMB_FULL_PEER_CNT] = "FULL_PEER_CNT",
+		[SMC_NLA_STATS_RMB_FULL_CNT] = "FULL_CNT",
+		[SMC_NLA_STATS_RMB_REUSE_CNT] = "REUSE_CNT",
+		[SMC_NLA_STATS_RMB_ALLOC_CNT] = "ALLOC_CNT",
+		[SMC_NLA_STATS_RMB_DGRADE_CNT] = "DGRADE_CNT",
+	};
+	const struct tech_stats *t = smcd ? &s->smcd : &s->smcr;
+	const struct {
+		const char *name;
+		uint64_t v;
+	} last[] = {
+		{ "SMC_CLNT_V1_SUCC_CNT", t->clnt_v1 },
+		{ "SMC_CLNT_V2_SUCC_CNT", t->clnt_v2 },
+		{ "SMC_SRV_V1_SUCC_CNT", t->srv_v1 },
+		{ "SMC_SRV_V2_SUCC_CNT", t->srv_v2 },
+		{ "SMC_SENDPAGE_CNT", t->sendpage },
+		{ "SMC_URG_DATA_CNT", t->urg },
+		{ "SMC_SPLICE_CNT", t->splice },
+		{ "SMC_CORK_CNT", t->cork },
+		{ "SMC_NDLY_CNT", t->ndly },
+		{ "SMC_RX_BYTES", t->rx_bytes },
+		{ "SMC_TX_BYTES", t->tx_bytes },
+		{ "SMC_RX_CNT", t->rx_cnt },
+		{ "SMC_TX_CNT", t->tx_cnt },
+		{ "SMC_RX_RMB_USAGE", t->rx_rmbuse },
+		{ "SMC_TX_RMB_USAGE", t->tx_rmbuse },
+	};
+	unsigned int i, j;
+
+	printf("{\"%s\": {", smcd ? "SMCD" : "SMCR");
+	for (i = 0; i < ARRAY_SIZE(hist_of); i++)
+		for (j = 0; j < NR_BUCKETS; j++)
+			printf("\"%s_%s\":%" PRIu64 ",", hist_name[i], bucket[j],
+			       t->hist[hist_of[i]][j]);
+	for (i = 0; i < 2; i++)
+		for (j = SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT;
+		     j <= SMC_NLA_STATS_RMB_DGRADE_CNT; j++)
+			printf("\"SMC_INT_%s_BUF_%s\":%" PRIu64 ",",
+			       i ? "RX" : "TX", rmb_name[j],
+			       i ? t->rmb_rx[j] : t->rmb_tx[j]);
+	for (i = 0; i < ARRAY_SIZE(last); i++)
+		printf("\"%s\":%" PRIu64 "%s", last[i].name, last[i].v,
+		       i + 1 < ARRAY_SIZE(last) ? "," : "");
+	printf("}}\n");
+}
+
+int smc_stats_tools(bool smcd, int detail, bool absolute, int argc,
+		    char **argv)
+{
+	static struct stats s, now;
+	bool reset = false, as_json = false;
+	struct smc_genl g;
+	char path[512];
+	int ret, fd;
+
+	/* one word at most: show, reset or json (any prefix) */
+	if (argc > 1)
+		goto usage;
+	if (argc == 1) {
+		const char *w = argv[0];
+		size_t n = strlen(w);
+
+		if (n && !strncmp(w, "help", n))
+			goto usage;
+		else if (n && !strncmp(w, "show", n))
+			;
+		else if (n && !strncmp(w, "reset", n))
+			reset = true;
+		else if (n && !strncmp(w, "json", n))
+			as_json = true;
+		else
+			goto usage;
+	}
+
+	/* smc-tools' stats exits 0 also when the kernel cannot be asked */
+	if (smc_genl_open(&g))
+		return EXIT_OK;
+	memset(&s, 0, sizeof(s));
+	ret = get_stats(&g, &s);
+	smc_genl_close(&g);
+	if (ret)
+		return EXIT_OK;
+	now = s;
+	show_absolute = absolute;
+	if (since_reset(&s, reset, &fd, path, sizeof(path)))
+		return EXIT_OK;
+	if (as_json)
+		tools_json(&s, smcd);
+	else
+		tools_text(&s, smcd, detail);
+	if (fd >= 0) {
+		state_write(fd, path, &now);
+		close(fd);
+	}
+	return EXIT_OK;
+usage:
+	fprintf(stderr, "Usage: %s stats [show | reset]\n",
+		smcd ? "smcd" : "smcr");
+	return 255;
+}

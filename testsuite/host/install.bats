@@ -73,15 +73,21 @@ usr/lib/$MA/wireshark/plugins/smcdump.lua
 usr/sbin/smc
 usr/sbin/smc_chk -> smc
 usr/sbin/smc_dbg -> smc
+usr/sbin/smc_pnet -> smc
 usr/sbin/smc_rnics -> smc
 usr/sbin/smc_run -> smc
+usr/sbin/smcd -> smc
 usr/sbin/smcdump-ex
+usr/sbin/smcr -> smc
 usr/sbin/smcss -> smc
 usr/share/bash-completion/completions/smc
 usr/share/bash-completion/completions/smc_chk -> smc
 usr/share/bash-completion/completions/smc_dbg -> smc
+usr/share/bash-completion/completions/smc_pnet -> smc
 usr/share/bash-completion/completions/smc_rnics -> smc
 usr/share/bash-completion/completions/smc_run -> smc
+usr/share/bash-completion/completions/smcd -> smc
+usr/share/bash-completion/completions/smcr -> smc
 usr/share/bash-completion/completions/smcss -> smc
 usr/share/man/man8/ip-link-smc-dummy.8
 usr/share/man/man8/smc-check.8
@@ -93,15 +99,19 @@ usr/share/man/man8/smc-linkgroup.8
 usr/share/man/man8/smc-pnet.8
 usr/share/man/man8/smc-rnics.8
 usr/share/man/man8/smc-run.8
+usr/share/man/man8/smc-seid.8
 usr/share/man/man8/smc-socket.8
 usr/share/man/man8/smc-stats.8
 usr/share/man/man8/smc-ueid.8
 usr/share/man/man8/smc.8
 usr/share/man/man8/smc_chk.8
 usr/share/man/man8/smc_dbg.8
+usr/share/man/man8/smc_pnet.8
 usr/share/man/man8/smc_rnics.8
 usr/share/man/man8/smc_run.8
+usr/share/man/man8/smcd.8
 usr/share/man/man8/smcdump-ex.8
+usr/share/man/man8/smcr.8
 usr/share/man/man8/smcss.8"
 	diff -u <(echo "$want") <(echo "$output")
 	# every page of the tree, as it is
@@ -120,6 +130,13 @@ usr/share/man/man8/smcss.8"
 		run -0 "$ROOT/root/usr/sbin/$l" -v
 		[ "$output" = "$l utility, smc-dump-0.1" ]
 	done
+	# smcd, smcr, smc_pnet: smc-tools' (their usage, version lines)
+	run -0 --separate-stderr "$ROOT/root/usr/sbin/smcd" help
+	[[ "$stderr" == "Usage: smcd  [ OPTIONS ] OBJECT"* ]]
+	run -255 --separate-stderr "$ROOT/root/usr/sbin/smcr" -v
+	[ "$stderr" = "smcr utility, smc-dump-0.1" ]
+	run -0 "$ROOT/root/usr/sbin/smc_pnet" -v
+	[ "$output" = "smc_pnet utility, smc-dump-0.1" ]
 	# smc run of the installed smc preloads the installed library
 	cmp "$TOP/lib/smc-preload/libsmc-preload.so" \
 		"$ROOT/root/usr/lib/$MA/smc-dump/libsmc-preload.so"
@@ -171,7 +188,7 @@ complete_words() {
 @test "bash completion: objects, commands, keywords and values" {
 	bash -n "$TOP/contrib/bash-completion/smc"
 	run -0 complete_words smc ""
-	[ "$output" = "$(printf '%s\n' check dbg device dump help info linkgroup pnet rnics run socket stats ueid)" ]
+	[ "$output" = "$(printf '%s\n' check dbg device dump help info linkgroup pnet rnics run seid socket stats ueid)" ]
 	# smc check: its keywords and the host names of HOSTFILE, nothing
 	# after the host
 	echo "10.0.0.9 srv1 lb2" >"$BATS_TEST_TMPDIR/hosts"
@@ -182,7 +199,9 @@ complete_words() {
 	run -0 complete_words smc check srv1 ""
 	[ -z "$output" ]
 	run -0 complete_words smc -j s
-	[ "$output" = "$(printf '%s\n' socket stats)" ]
+	[ "$output" = "$(printf '%s\n' seid socket stats)" ]
+	run -0 complete_words smc seid ""
+	[ "$output" = "$(printf '%s\n' disable enable help show)" ]
 	run -0 complete_words smc -
 	[[ "$output" == *"-json"* && "$output" == *"-pretty"* && "$output" == *"-netns"* ]]
 	# the object after -n NAME
@@ -274,4 +293,22 @@ complete_words() {
 	# smcss: its own options
 	run -0 bash -c 'source "$1"; COMP_WORDS=(smcss --s); COMP_CWORD=1; _smcss; printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$TOP/contrib/bash-completion/smc"
 	[ "$output" = "$(printf '%s\n' --smcd --smcr)" ]
+	# smcd, smcr, smc_pnet: smc-tools' objects, words and options
+	tools() {
+		bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); case $1 in smc_pnet) _smc_pnet ;; *) _smctools ;; esac; printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$TOP/contrib/bash-completion/smc" "$@"
+	}
+	run -0 tools smcd ""
+	[ "$output" = "$(printf '%s\n' device help info linkgroup seid stats ueid)" ]
+	run -0 tools smcr -d ""
+	[ "$output" = "$(printf '%s\n' device help info linkgroup stats ueid)" ]
+	run -0 tools smcr linkgroup ""
+	[ "$output" = "$(printf '%s\n' all help ibdev link-show netdev show)" ]
+	run -0 tools smcd device ""
+	[ "$output" = "$(printf '%s\n' all help show)" ]
+	run -0 tools smcd seid ""
+	[ "$output" = "$(printf '%s\n' disable enable help show)" ]
+	run -0 tools smc_pnet --i
+	[ "$output" = "$(printf '%s\n' --ibdevice --ibport --interface)" ]
+	run -0 tools smc_pnet -P ""
+	[ "$output" = "$(printf '%s\n' 1 2)" ]
 }

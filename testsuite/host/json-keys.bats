@@ -144,6 +144,9 @@ collect_all() {
 	out device "$SMC_FAKE" -j device || return 1
 	out linkgroup "$SMC_FAKE" -j -d linkgroup || return 1
 	out "pnet show" "$SMC_FAKE" -j pnet show || return 1
+	out "seid show" env SMC_FAKE_SEID=IBM-SYSZ-ISMSEID00000000D3B58561 \
+		"$SMC_FAKE" -j seid show || return 1
+	out "seid show" "$SMC_FAKE" -j seid show || return 1
 	# smc rnics: the fake sysfs trees of helpers/rnics-sysfs.bash
 	s390_tree "$T/sys-s390"
 	x86_tree "$T/sys-x86"

@@ -39,9 +39,9 @@ help_objects() {
 		[ -z "$output" ]
 		n=$((n + 1))
 	done
-	# smc, 12 objects, smcss, the other entry points, smcdump-ex,
+	# smc, 13 objects, smcss, the other entry points, smcdump-ex,
 	# ip-link-smc-dummy
-	[ "$n" -ge 20 ]
+	[ "$n" -ge 24 ]
 }
 
 @test "the check of the pages fails on a page with a warning" {
@@ -55,7 +55,7 @@ help_objects() {
 	run -0 help_objects
 	local objs=("${lines[@]}") o page s
 	# the list as smc.c has it, read by hand
-	[ "${objs[*]}" = "ueid stats socket dump info device linkgroup pnet run check rnics dbg" ]
+	[ "${objs[*]}" = "ueid stats socket dump info device seid linkgroup pnet run check rnics dbg" ]
 	for o in "${objs[@]}"; do
 		page="$TOP/man/man8/smc-$o.8"
 		[ -f "$page" ] || { echo "no $page"; return 1; }
@@ -88,4 +88,21 @@ help_objects() {
 	[[ "$output" == *"SYNOPSIS"*"smcss [ -a | -l ]"*"DESCRIPTION"* ]]
 	[[ "$output" == *"SEE ALSO"*"smcss(8)"* ]]
 	[ -f "$TOP/man/man8/smcss.8" ]
+}
+
+@test "every name smc answers to (smcss, smc/Makefile ENTRY_LINKS) has its page, installed, naming smc(8)" {
+	local names pages n
+	names=$(make -s --no-print-directory -C "$TOP/smc" \
+		--eval 'print-links: ; @echo $(ENTRY_LINKS)' print-links)
+	pages=$(make -s --no-print-directory -C "$TOP/smc" \
+		--eval 'print-pages: ; @echo $(MANPAGES)' print-pages)
+	# read by hand in smc/Makefile
+	for n in smcd smcr smc_pnet; do
+		[[ " $names " == *" $n "* ]] || { echo "$n: not in ENTRY_LINKS"; return 1; }
+	done
+	for n in smcss $names; do
+		[ -f "$TOP/man/man8/$n.8" ] || { echo "no $n.8"; return 1; }
+		[[ " $pages " == *" $n.8 "* ]] || { echo "$n.8 not installed"; return 1; }
+		grep -q '^\.BR smc (8)' "$TOP/man/man8/$n.8" || { echo "$n.8: no smc(8)"; return 1; }
+	done
 }

@@ -72,6 +72,20 @@
  * SMC_FAKE_ERR and SMC_FAKE_UNPRIV apply to it too, with the command
  * names PNETID_GET, PNETID_ADD, PNETID_DEL, PNETID_FLUSH.
  *
+ * The system EID (DUMP_SEID, ENABLE_SEID, DISABLE_SEID), as
+ * net/smc/smc_clc.c of Linux 6.12 to 7.3 answers:
+ *   SMC_FAKE_SEID       the system EID of a machine with ISM v2, up to 32
+ *                       characters (sent blank padded to 32); unset: no
+ *                       ISM v2, the dump answers one empty message
+ *   SMC_FAKE_S390       set: a kernel with CONFIG_S390: the SEID starts
+ *                       enabled, ENABLE works, DISABLE works while the
+ *                       UEID table has an entry (else ENOENT), and
+ *                       removing the last UEID enables it (EAGAIN);
+ *                       unset: it starts disabled, ENABLE and DISABLE
+ *                       fail with EOPNOTSUPP
+ *   SMC_FAKE_SEID_STATE file with "0" or "1": whether the SEID is enabled,
+ *                       kept across runs (missing: the start value)
+ *
  * PNET IDs, host names and EIDs are sent blank padded to their fixed
  * kernel size (16, 32, 32), as the kernel copies them.
  *
@@ -141,6 +155,9 @@ static const char *cmd_name(uint16_t family, unsigned int cmd)
 		[SMC_NETLINK_ADD_UEID] = "ADD_UEID",
 		[SMC_NETLINK_REMOVE_UEID] = "REMOVE_UEID",
 		[SMC_NETLINK_FLUSH_UEID] = "FLUSH_UEID",
+		[SMC_NETLINK_DUMP_SEID] = "DUMP_SEID",
+		[SMC_NETLINK_ENABLE_SEID] = "ENABLE_SEID",
+		[SMC_NETLINK_DISABLE_SEID] = "DISABLE_SEID",
 	};
 
 	if (family == FAKE_FAMILY_PNET) {
@@ -283,6 +300,47 @@ static int ueid_add(const struct nlmsghdr *nlh)
 	return 0;
 }
 
+/* ---- the system EID's state, smc_clc_eid_table.seid_enabled ---- */
+
+static int seid_enabled(void)
+{
+	const char *path = getenv("SMC_FAKE_SEID_STATE");
+	int v = getenv("SMC_FAKE_S390") != NULL;
+	FILE *f;
+
+	if (path && (f = fopen(path, "r"))) {
+		if (fscanf(f, "%d", &v) != 1 || (v != 0 && v != 1))
+			die("bad SMC_FAKE_SEID_STATE file");
+		fclose(f);
+	}
+	return v;
+}
+
+static void seid_set(int v)
+{
+	const char *path = getenv("SMC_FAKE_SEID_STATE");
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "w");
+	if (!f)
+		die("cannot write %s", path);
+	fprintf(f, "%d\n", v);
+	fclose(f);
+}
+
+/* smc_nl_enable_seid(), smc_nl_disable_seid() */
+static int seid_change(int enable)
+{
+	if (!getenv("SMC_FAKE_S390"))
+		return -EOPNOTSUPP;
+	if (!enable && !nr_table)
+		return -ENOENT;
+	seid_set(enable);
+	return 0;
+}
+
 static int ueid_remove(const struct nlmsghdr *nlh, int all)
 {
 	const struct nlattr *a = eid_attr(nlh);
@@ -303,6 +361,13 @@ static int ueid_remove(const struct nlmsghdr *nlh, int all)
 	}
 	nr_table = j;
 	table_save();
+	/* s390: the last UEID gone, the SEID is used again (-EAGAIN,
+	 * which smc_nl_flush_ueid() ignores)
+	 */
+	if (!rc && !nr_table && getenv("SMC_FAKE_S390")) {
+		seid_set(1);
+		rc = -EAGAIN;
+	}
 	return all ? 0 : rc;
 }
 
@@ -631,6 +696,10 @@ static int pnet_talk(const struct smc_genl *g, const struct nlmsghdr *nlh,
 {
 	if (getenv("SMC_FAKE_UNPRIV") && cmd != SMC_PNETID_GET)
 		return -EPERM;	/* GENL_ADMIN_PERM */
+	/* genetlink: a dump of a command without .dumpit */
+	if ((nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP &&
+	    cmd != SMC_PNETID_GET)
+		return -EOPNOTSUPP;
 	pnet_load();
 	switch (cmd) {
 	case SMC_PNETID_GET:
@@ -933,6 +1002,23 @@ static void answer_ueids(const struct smc_genl *g, const struct nlmsghdr *req)
 		mnl_attr_put_strz(nlh, SMC_NLA_EID_TABLE_ENTRY, str);
 		reply_end(nlh);
 	}
+}
+
+/* smc_nl_dump_seid(): one message, the SEID and its state with ISM v2 */
+static void answer_seid(const struct smc_genl *g, const struct nlmsghdr *req)
+{
+	struct nlmsghdr *nlh = reply_start(g, req, SMC_NETLINK_DUMP_SEID);
+	const char *seid = getenv("SMC_FAKE_SEID");
+	char str[EID_LEN + 1];
+
+	if (seid) {
+		if (strlen(seid) > EID_LEN)
+			die("SMC_FAKE_SEID too long");
+		snprintf(str, sizeof(str), "%-32s", seid);
+		mnl_attr_put_strz(nlh, SMC_NLA_SEID_ENTRY, str);
+		mnl_attr_put_u8(nlh, SMC_NLA_SEID_ENABLED, seid_enabled());
+	}
+	reply_end(nlh);
 }
 
 /* ---- info, devices and link groups: records of KEY=VALUE ---- */
@@ -1357,6 +1443,15 @@ int smc_genl_talk(struct smc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 			break;
 		case SMC_NETLINK_DUMP_UEID:
 			answer_ueids(g, nlh);
+			break;
+		case SMC_NETLINK_DUMP_SEID:
+			answer_seid(g, nlh);
+			break;
+		case SMC_NETLINK_ENABLE_SEID:
+			err = seid_change(1);
+			break;
+		case SMC_NETLINK_DISABLE_SEID:
+			err = seid_change(0);
 			break;
 		case SMC_NETLINK_GET_SYS_INFO:
 			answer_sysinfo(g, nlh);
