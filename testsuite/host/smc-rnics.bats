@@ -5,8 +5,8 @@
 # (helpers/rnics-sysfs.bash, SMC_DUMP_SYSFS_DIR): an s390 LPAR with ISM,
 # RoCE Express 1/2/3 and Network Express functions, an x86 host with a
 # RoCE NIC and rxe, an empty one. smc_rnics's table is compared with
-# golden/smc_rnics/, checked by hand against smc-tools 1.8.5 smc_rnics
-# (golden/smc_rnics/README).
+# compat/smc_rnics/, checked by hand against smc-tools 1.8.5 smc_rnics
+# (compat/smc_rnics/README).
 
 # shellcheck disable=SC2154 # bats sets $stderr
 bats_require_minimum_version 1.5.0
@@ -21,7 +21,7 @@ setup_file() {
 	empty_tree "$T/empty"
 	mkdir -p "$T/bin"
 	ln -sf "$SMC" "$T/bin/smc_rnics"
-	export RNICS="$T/bin/smc_rnics" GOLD="$TOP/testsuite/host/golden/smc_rnics"
+	export RNICS="$T/bin/smc_rnics" GOLD="$TOP/testsuite/host/compat/smc_rnics"
 }
 
 # rnics TREE ARGS...: smc_rnics on fake sysfs TREE

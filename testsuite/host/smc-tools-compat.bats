@@ -6,8 +6,8 @@
 # print its formats, so that scripts written for smc-tools run unchanged.
 # The smc command is linked with helpers/fake_genl.c (the host has no SMC)
 # and run through links of those names. The expected outputs are in
-# golden/smc-tools/, written by hand from smc-tools' printf formats for the
-# fake state below (golden/smc-tools/README names the function of each);
+# compat/smc-tools/, written by hand from smc-tools' printf formats for the
+# fake state below (compat/smc-tools/README names the function of each);
 # the messages and exit codes are smc-tools' (exit(-1) is 255, as is a
 # failed request of smcd and smcr: their main() negates EXIT_FAILURE).
 
@@ -17,7 +17,7 @@ load lib
 
 setup_file() {
 	host_setup_fake || return 1
-	export BIN="$T/bin" G="$BATS_TEST_DIRNAME/golden/smc-tools"
+	export BIN="$T/bin" G="$BATS_TEST_DIRNAME/compat/smc-tools"
 	mkdir -p "$BIN"
 	local n
 	for n in smcd smcr smc_pnet; do
@@ -46,7 +46,7 @@ setup() {
 }
 
 # golden FILE STATUS TOOL ARGS...: TOOL ARGS exits STATUS with standard
-# output golden/smc-tools/FILE byte for byte and nothing on standard error
+# output compat/smc-tools/FILE byte for byte and nothing on standard error
 golden() {
 	local file=$1 status=$2 tool=$3 rc=0
 	shift 3

@@ -4,7 +4,7 @@
 # The smc_chk and smc_run entry points (links to smc): smc-tools 1.8.5's
 # options, messages and exit codes where scripts read them. Each expected
 # text is checked by hand against smc-tools 1.8.5's script (the comment
-# at each; golden/smc-tools/README for the files).
+# at each; compat/smc-tools/README for the files).
 
 # shellcheck disable=SC2154 # bats sets $stderr
 bats_require_minimum_version 1.5.0
@@ -19,7 +19,7 @@ setup_file() {
 	ln -sf "$SMC" "$T/bin/smc_run"
 	s390_tree "$T/s390"
 	export CHK="$T/bin/smc_chk" RUN="$T/bin/smc_run"
-	export GOLD="$TOP/testsuite/host/golden/smc-tools"
+	export GOLD="$TOP/testsuite/host/compat/smc-tools"
 	export PROTO_SO="$H/smc-proto-fake.so" DIAG_SO="$H/socket-fake.so"
 	mkdir -p "$T/empty"
 }
@@ -89,7 +89,7 @@ with_fakes() {
 }
 
 @test "smc_chk -C HOST -p PORT: nobody listening is 'Failed, no connection', exit 0" {
-	# golden/smc-tools/chk-connect-refused.out: checked by hand against
+	# compat/smc-tools/chk-connect-refused.out: checked by hand against
 	# smc-tools 1.8.5 smc_chk (run_client, test_iface)
 	run -0 --separate-stderr "$CHK" -C 127.0.0.1 -p 1
 	[ "$output" = "$(cat "$GOLD/chk-connect-refused.out")" ]
@@ -135,7 +135,7 @@ print(s.getsockname()[1], flush=True); time.sleep(120)' >hold.port &
 }
 
 @test "smc_run: its errors on stdout with exit 1, as smc_run words them" {
-	# golden/smc-tools/run-*.out: checked by hand against smc-tools
+	# compat/smc-tools/run-*.out: checked by hand against smc-tools
 	# 1.8.5 smc_run
 	run -1 --separate-stderr "$RUN"
 	[ "$output" = "$(cat "$GOLD/run-no-command.out")" ]
