@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "smcdump.h"
+#include "capture_ctx.h"
 #include "dump_capture.h"
 #include "json_print.h"
 #include "smc.h"
@@ -304,6 +305,7 @@ static const struct cmd dump_cmds[] = {
 	{ "start", dump_start, CMD_EXACT },
 	{ "stop", dump_stop, CMD_EXACT },
 	{ "show", dump_show, CMD_EXACT },
+	{ "context", dump_context, CMD_EXACT },
 	{ "graph", dump_graph, CMD_EXACT },
 	{ "merge", dump_merge, CMD_EXACT },
 	{ "read", dump_read, 0 },
