@@ -75,6 +75,8 @@ static void start_usage(FILE *f)
 		"       smc [ -j [ -p ] ] dump show [ dev NAME ]\n"
 		"mode all: SMC-R and SMC-D records and, with tcpdump -i any, the TCP handshake.\n"
 		"Without write, the records are decoded as they come; background needs write.\n"
+		"With write FILE, FILE.ctx gets each connection's pid, comm, netns and cgroup\n"
+		"(sock_diag polled every 200 ms; see smc dump context).\n"
 		"backend auto: the smc-dummy link kind where the kernel has it, else BPF programs\n"
 		"(an unmodified kernel with BTF); ring: the bpf backend's buffer, a power of two.\n"
 		"nice: the priority of tcpdump and smc's own part, -20 to 19 (default -19: a full\n"
