@@ -277,6 +277,8 @@ struct dump_track_totals {
 
 /* the capture's connections (lib/smcdump/conn.h, private) */
 struct dump_conns;
+struct dump_owners;
+struct dump_owner;
 struct dump_conn;
 
 struct dump_track *dump_track_new(const struct dump_conns *conns,
@@ -284,6 +286,11 @@ struct dump_track *dump_track_new(const struct dump_conns *conns,
 void dump_track_record(struct dump_track *t, struct dump_conn *k,
 		       const struct dump_rec *r, const struct dump_cdc *cdc);
 void dump_track_report(struct dump_track *t, struct dump_track_totals *tot);
+/* dump_track_set_owners() - stats: the context file's lines to print
+ * beside each connection (kept, not copied), NULL none
+ */
+void dump_track_set_owners(struct dump_track *t,
+			   const struct dump_owners *o);
 void dump_track_free(struct dump_track *t);
 
 /* ---- decode.c ---- */
@@ -321,6 +328,9 @@ void dump_track_free(struct dump_track *t);
  * @has_token: analyze: only the connection of @token (at either end:
  *	both ends of a connection in the capture are one connection)
  * @token: analyze: the local alert token asked for
+ * @owners: the connections' context (dump_owners_load()), NULL none:
+ *	read -d, stats and analyze print the process, netns and cgroup of
+ *	each connection that matches; kept, not copied
  * @out: where the output goes (the records, the reports; text or JSON),
  *	NULL for stdout: the caller's hook, as tcpdump's ndo_printf (a file,
  *	open_memstream(), or fopencookie() to take it in code). Errors about
@@ -338,8 +348,49 @@ struct dump_opts {
 	uint64_t window_ns;
 	bool has_token;
 	uint32_t token;
+	const struct dump_owners *owners;
 	FILE *out;
 };
+
+/* The context file of a capture (FILE.ctx: owner.c), one line of it */
+/**
+ * dump_owners_load() - read a context file: one JSON object per line
+ *	(Documentation/capture.md, "Connection context")
+ * @path: the file
+ * @err: the reason of a failure ("PATH: strerror", "out of memory")
+ * @errlen: bytes at @err
+ *
+ * A line that is not a flat object of the documented members, or names
+ * neither a token nor both ends, is reported on stderr ("Warning:
+ * PATH:LINE: why; line left out") and counted (dump_owners_bad()); a
+ * line without a pid is left out silently.
+ *
+ * Return: the lines, for dump_opts.owners; NULL when the file cannot be
+ * read (@err says why). dump_owners_free() frees them.
+ */
+struct dump_owners *dump_owners_load(const char *path, char *err,
+				     size_t errlen);
+/* dump_owners_bad() - lines of @o left out as malformed */
+unsigned int dump_owners_bad(const struct dump_owners *o);
+void dump_owners_free(struct dump_owners *o);
+/**
+ * dump_owner_find() - the line of @o for a connection: the one with
+ *	@token, else one without a token whose ends are these
+ * @token: the connection's local alert token (host order)
+ * @family: AF_INET or AF_INET6 of @laddr and @raddr (4 or 16 bytes)
+ * @lport: local port, host order
+ * @rport: peer port, host order
+ *
+ * Return: the line, or NULL (also when @o is NULL).
+ */
+const struct dump_owner *dump_owner_find(const struct dump_owners *o,
+					 uint32_t token, int family,
+					 const uint8_t *laddr, uint16_t lport,
+					 const uint8_t *raddr, uint16_t rport);
+/* dump_print_owner() - " pid N comm C netns N cgroup P" (JSON: "pid",
+ * "comm", "netns", "cgroup", null when unknown) of @w; nothing when NULL
+ */
+void dump_print_owner(const struct dump_owner *w);
 
 /* One run of the decoder over one capture: private to lib/smcdump */
 struct dump_ctx;

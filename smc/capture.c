@@ -75,6 +75,8 @@ static void start_usage(FILE *f)
 		"       smc [ -j [ -p ] ] dump show [ dev NAME ]\n"
 		"mode all: SMC-R and SMC-D records and, with tcpdump -i any, the TCP handshake.\n"
 		"Without write, the records are decoded as they come; background needs write.\n"
+		"With write FILE, FILE.ctx gets each connection's pid, comm, netns and cgroup\n"
+		"(sock_diag polled every 200 ms; see smc dump context).\n"
 		"backend auto: the smc-dummy link kind where the kernel has it, else BPF programs\n"
 		"(an unmodified kernel with BTF); ring: the bpf backend's buffer, a power of two.\n"
 		"nice: the priority of tcpdump and smc's own part, -20 to 19 (default -19: a full\n"
@@ -765,7 +767,10 @@ static void step(struct capture *c, int timeout)
 		  .events = POLLIN },
 	};
 	struct signalfd_siginfo si;
+	int due = ctx_due(&c->ctx);
 
+	if (due >= 0 && due < timeout)
+		timeout = due;
 	if (poll(pfd, 4, timeout) < 0 && errno != EINTR) {
 		fprintf(stderr, "Error: poll: %s\n", strerror(errno));
 		c->stop = true;
@@ -795,6 +800,7 @@ static void step(struct capture *c, int timeout)
 	}
 	reap(c);
 	tcpdump_kill_stuck(&c->tcpdump);
+	ctx_poll(&c->ctx);
 }
 
 /*
@@ -1014,6 +1020,24 @@ static void autogroup_nice(int nice)
 			nice, strerror(err));
 }
 
+/* The context collector beside a capture file: FILE.ctx (capture_ctx.h);
+ * without it the capture runs on
+ */
+static void start_ctx(struct capture *c)
+{
+	char *path;
+
+	if (!c->o->file || !strcmp(c->o->file, "-"))
+		return;
+	if (asprintf(&path, "%s.ctx", c->o->file) < 0) {
+		fprintf(stderr, "smc dump: warning: out of memory: no connection context\n");
+		return;
+	}
+	if (ctx_open(&c->ctx, path, 0))
+		fprintf(stderr, "smc dump: warning: the capture runs without the connections' context\n");
+	free(path);
+}
+
 static int run_capture(struct start_opts *o, int notify_fd)
 {
 	struct capture c = { .o = o, .sfd = -1, .notify_fd = notify_fd };
@@ -1115,7 +1139,9 @@ static int run_capture(struct start_opts *o, int notify_fd)
 		fprintf(stderr, "^C ends it\n");
 		capture_status_start(&c.status, o, &b->rt, b->name);
 	}
+	start_ctx(&c);
 	run_loop(&c, false);
+	ctx_close(&c.ctx);
 	capture_status_stop(&c.status);
 	/* tcpdump flushed and closed its output: the decoder reads it to
 	 * the end
@@ -1142,6 +1168,7 @@ out:
 		run_loop(&c, false);
 	}
 	del_link(b);
+	ctx_close(&c.ctx);
 	bpf_cap_free(b->bpf);
 	if (logfd >= 0)
 		close(logfd);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "capture_ctx.h"
 #include "capture_state.h"
 #include "rtnl.h"
 #include "words.h"
@@ -184,6 +185,8 @@ struct capture_status {
  * @watch_out: live decoding: watch standard output for a reader that
  *	went away
  * @logpath: background: the log file
+ * @ctx: the context collector of the connections (FILE.ctx), running
+ *	while the capture writes a file
  */
 struct capture {
 	struct start_opts *o;
@@ -198,6 +201,7 @@ struct capture {
 	bool no_drain;
 	bool watch_out;
 	char logpath[PATH_MAX];
+	struct ctx_collector ctx;
 };
 
 /* capture_tcpdump.c */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "smcdump.h"
+#include "capture_ctx.h"
 #include "dump_capture.h"
 #include "json_print.h"
 #include "smc.h"
@@ -30,16 +31,20 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: smc dump read [ -d ] [ -x ] [ cdc-endian { little | big } ] FILE\n"
+		"Usage: smc dump read [ -d ] [ -x ] [ cdc-endian { little | big } ]\n"
+		"                     [ context CTX ] FILE\n"
 		"       smc dump follow [ cdc-endian { little | big } ] [ max-gap BYTES ]\n"
 		"                       FILE DIR\n"
-		"       smc dump stats [ cdc-endian { little | big } ] FILE\n"
+		"       smc dump stats [ cdc-endian { little | big } ] [ context CTX ] FILE\n"
 		"       smc dump analyze [ cdc-endian { little | big } ] [ window MS ]\n"
-		"                        [ token T ] FILE\n"
+		"                        [ token T ] [ context CTX ] FILE\n"
 		"       smc dump graph [ token T ] [ tx | rx ] [ write OUT ] FILE\n"
 		"       smc dump merge [ write OUT ] FILE_A FILE_B\n"
+		"       smc dump context [ interval MS ] CTX\n"
 		"       smc dump { start | stop | show } ...\n"
 		"FILE := { PATH | - }   pcap or pcapng; - is standard input\n"
+		"CTX: the connections' process, netns and cgroup (JSON lines); read -d,\n"
+		"     stats and analyze take FILE.ctx when it exists\n"
 		"Global options -j (JSON), -p (pretty), -d, -x also apply.\n"
 		"Exit status: 0 ok, 1 malformed input seen, 2 usage,\n"
 		"             3 cannot open or read FILE or write DIR,\n"
@@ -54,18 +59,56 @@ struct opts {
 	bool follow;		/* FILE and DIR */
 	const char *cmd;	/* read, follow, stats or analyze */
 	const char *file;
+	const char *context;	/* context FILE, or NULL: FILE.ctx */
 };
 
-static int run(const struct opts *o)
+/* The connections' context of read -d, stats and analyze: `context
+ * FILE`, else FILE.ctx beside the capture when there is one. Return: 0
+ * (*@w NULL when there is none), or DUMP_EXIT_OPEN after a message.
+ */
+static int load_owners(const struct opts *o, struct dump_owners **w)
+{
+	char err[DUMP_CTX_ERRLEN], *path = NULL;
+	int rc = 0;
+
+	*w = NULL;
+	if (o->d.flags & DUMP_F_PRINT && !o->d.details)
+		return 0;
+	if (!o->context) {
+		if (!strcmp(o->file, "-") ||
+		    asprintf(&path, "%s.ctx", o->file) < 0)
+			return 0;
+		if (access(path, F_OK)) {
+			free(path);
+			return 0;
+		}
+	}
+	*w = dump_owners_load(o->context ? o->context : path, err,
+			      sizeof(err));
+	if (!*w) {
+		fprintf(stderr, "Error: the connections' context: %s\n", err);
+		rc = DUMP_EXIT_OPEN;
+	}
+	free(path);
+	return rc;
+}
+
+static int run(struct opts *o)
 {
 	char err[DUMP_CTX_ERRLEN];
+	struct dump_owners *w;
 	struct dump_reader *r;
 	struct dump_ctx *c;
 	int rc;
 
+	rc = load_owners(o, &w);
+	if (rc)
+		return rc;
+	o->d.owners = w;
 	r = dump_reader_open(o->file, err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "Error: %s\n", err);
+		dump_owners_free(w);
 		return DUMP_EXIT_OPEN;
 	}
 	if (!isatty(STDOUT_FILENO))
@@ -75,12 +118,17 @@ static int run(const struct opts *o)
 	if (!c) {
 		fprintf(stderr, "Error: %s\n", err);
 		dump_reader_close(r);
+		dump_owners_free(w);
 		return DUMP_EXIT_OPEN;
 	}
 	dump_decode_input(c, r);
 	dump_reader_close(r);
 	rc = dump_ctx_finish(c);
 	dump_ctx_free(c);
+	/* malformed lines of the context file: malformed input */
+	if (!rc && dump_owners_bad(w))
+		rc = DUMP_EXIT_MALFORMED;
+	dump_owners_free(w);
 	return rc;
 }
 
@@ -90,6 +138,7 @@ enum {
 	SEEN_MAX_GAP = 1 << 1,
 	SEEN_WINDOW = 1 << 2,
 	SEEN_TOKEN = 1 << 3,
+	SEEN_CONTEXT = 1 << 4,
 };
 
 static int once(unsigned int *seen, unsigned int bit, const char *key,
@@ -202,6 +251,18 @@ static int parse(int argc, char **argv, struct opts *o)
 				o->d.has_token = true;
 				o->d.token = (uint32_t)v;
 			}
+		} else if (!strcmp(a, "context")) {
+			if (o->follow)
+				return foreign_keyword(o, a);
+			if (++i == argc) {
+				fprintf(stderr,
+					"Error: \"%s\" needs a file, try \"smc dump help\".\n",
+					a);
+				return DUMP_EXIT_USAGE;
+			}
+			if (once(&seen, SEEN_CONTEXT, "context", argv[i]))
+				return DUMP_EXIT_USAGE;
+			o->context = argv[i];
 		} else if (!strcmp(a, "window") || !strcmp(a, "token")) {
 			return foreign_keyword(o, a);
 		} else if (dashed_keyword(a, "cdc-endian")) {
@@ -304,6 +365,7 @@ static const struct cmd dump_cmds[] = {
 	{ "start", dump_start, CMD_EXACT },
 	{ "stop", dump_stop, CMD_EXACT },
 	{ "show", dump_show, CMD_EXACT },
+	{ "context", dump_context, CMD_EXACT },
 	{ "graph", dump_graph, CMD_EXACT },
 	{ "merge", dump_merge, CMD_EXACT },
 	{ "read", dump_read, 0 },

@@ -52,6 +52,32 @@ struct smc_sock_state {
 };
 int smc_socket_lookup(unsigned long long inode, struct smc_sock_state *st);
 int do_check(int argc, char **argv);
+/**
+ * struct smc_conn_id - one connected SMC socket as sock_diag has it, for
+ *	the context collector of smc dump (capture_ctx.c)
+ * @inode: the socket's inode (socket:[INODE] in /proc/PID/fd)
+ * @token: the connection's local alert token (host order), 0 unknown
+ * @family: AF_INET or AF_INET6 of @src and @dst, 0 unknown
+ * @src: local address (IPv4: the first 4 bytes)
+ * @dst: peer address
+ * @sport: local port, host order
+ * @dport: peer port, host order
+ */
+struct smc_conn_id {
+	unsigned long long inode;
+	unsigned int token;
+	int family;
+	unsigned char src[16], dst[16];
+	unsigned short sport, dport;
+};
+/*
+ * smc_socket_conns() - the SMC sockets of the netns that are neither
+ * listening nor unconnected, with token (SMC_DIAG_CONNINFO) and addresses
+ * as smc socket finds them. @quiet: no message when sock_diag fails.
+ * Return: 0 and a malloc()ed array in *@out (*@n entries), or 1 (an
+ * error message printed unless @quiet).
+ */
+int smc_socket_conns(struct smc_conn_id **out, size_t *n, bool quiet);
 /* linkgroup.c: the version (1, 2; 0 unknown) of @q's link group */
 int smc_linkgroup_version(const struct smc_sock_state *q,
 			  unsigned int *version);

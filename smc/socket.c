@@ -1199,6 +1199,75 @@ int smc_socket_lookup(unsigned long long inode, struct smc_sock_state *st)
 	return ret;
 }
 
+int smc_socket_conns(struct smc_conn_id **out, size_t *n, bool quiet)
+{
+	struct sock_opts o = { 0 };
+	struct sock_dump_ctx c = { .o = &o };
+	struct smc_conn_id *r;
+	struct mnl_socket *nl;
+	struct sd_req req = {
+		.diag_family = AF_SMC,
+		.diag_ext = 1 << (SD_CONNINFO - 1),
+	};
+	size_t i;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	nl = mnl_socket_open(NETLINK_SOCK_DIAG);
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		if (!quiet)
+			fprintf(stderr,
+				"Error: cannot open a NETLINK_SOCK_DIAG socket: %s\n",
+				strerror(errno));
+		if (nl)
+			mnl_socket_close(nl);
+		return 1;
+	}
+	if (quiet) {
+		ret = diag_dump(nl, &req, sizeof(req), cb_smc, &c) ? 1 : 0;
+	} else {
+		ret = diag_dump(nl, &req, sizeof(req), cb_smc, &c);
+		if (ret == -2)
+			ret = bad_answer(c.bad);
+		else if (ret < 0) {
+			fprintf(stderr,
+				"Error: cannot dump the SMC sockets: %s\n",
+				errno == ENOENT ?
+				"no SMC socket diagnostics (smc_diag) in the running kernel" :
+				strerror(errno));
+			ret = 1;
+		}
+	}
+	if (!ret)
+		resolve_addresses(nl, &c);
+	mnl_socket_close(nl);
+	r = ret ? NULL : calloc(c.n ? c.n : 1, sizeof(*r));
+	if (!ret && !r) {
+		if (!quiet)
+			fprintf(stderr, "Error: out of memory\n");
+		ret = 1;
+	}
+	for (i = 0; !ret && i < c.n; i++) {
+		const struct sock_info *s = &c.socks[i];
+
+		r[i].inode = s->m.diag_inode;
+		r[i].token = s->have_conn ? s->conn.token : 0;
+		r[i].family = s->have_addr ? s->family : 0;
+		memcpy(r[i].src, s->src, 16);
+		memcpy(r[i].dst, s->dst, 16);
+		r[i].sport = ntohs(s->m.id.idiag_sport);
+		r[i].dport = ntohs(s->m.id.idiag_dport);
+	}
+	if (!ret) {
+		*out = r;
+		*n = c.n;
+	}
+	free(c.socks);
+	free(c.tcp);
+	return ret;
+}
+
 /* ------------------------------------------------------------ reasons */
 
 static int parse_code(const char *arg, uint32_t *code)

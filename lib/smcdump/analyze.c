@@ -102,6 +102,7 @@ struct dump_analyze {
 	bool has_base;
 	int64_t base;
 	const struct dump_conns *conns;
+	const struct dump_owners *owners;	/* the context file, or NULL */
 	struct aclc *clc;
 	size_t nclc;
 	size_t clccap;
@@ -143,6 +144,7 @@ struct dump_analyze *dump_analyze_new(const struct dump_conns *conns,
 	a->window_ns = o->window_ns ? o->window_ns : DUMP_AN_WINDOW_NS;
 	a->has_token = o->has_token;
 	a->token = o->token;
+	a->owners = o->owners;
 	a->conns = conns;
 	return a;
 }
@@ -941,6 +943,9 @@ static void print_conn(const struct dump_analyze *a, const struct dump_aconn *c,
 	print_string(PRINT_ANY, "token", " token %s", buf);
 	dump_print_ends(k->family, k->laddr, k->lport, k->raddr, k->rport,
 			keys, " %s <->", " %s");
+	dump_print_owner(dump_owner_find(a->owners, k->token, k->family,
+					 k->laddr, k->lport, k->raddr,
+					 k->rport));
 	if (p) {
 		snprintf(buf, sizeof(buf), "0x%08x", p->k->token);
 		print_string(PRINT_FP, NULL, " peer-token %s", buf);

@@ -90,6 +90,7 @@ struct dump_ctx *dump_ctx_new(const struct dump_opts *o, int dlt,
 			errno = e;
 			return NULL;
 		}
+		dump_track_set_owners(c->track, o->owners);
 	}
 	new_json_obj_fp(o->json, o->pretty, o->out ? o->out : stdout);
 	return c;
@@ -471,6 +472,16 @@ static void print_record(struct dump_ctx *c, long long sec, uint32_t nsec,
 	if (k && c->o.details)	/* both ends say their connection's number */
 		print_u64(PRINT_ANY, "conn", " conn %" PRIu64,
 			  (uint64_t)k->conn);
+	if (k && c->o.details && c->o.owners) {
+		if (c->owner_k != k) {
+			c->owner_k = k;
+			c->owner_w = dump_owner_find(c->o.owners, k->token,
+						     k->family, k->laddr,
+						     k->lport, k->raddr,
+						     k->rport);
+		}
+		dump_print_owner(c->owner_w);
+	}
 	if (r->type == SMC_DUMP_TYPE_RAW)
 		print_string(PRINT_ANY, "type", " %s", "data");
 	else if (r->type == SMC_DUMP_TYPE_CDC)

@@ -106,6 +106,9 @@ struct dump_ctx {
 	long long tcache_sec;
 	bool tcache_valid;
 	char tcache[24];
+	/* read -d: the last connection's line of the context file */
+	const struct dump_conn *owner_k;
+	const struct dump_owner *owner_w;
 };
 
 /* llc.c: an LLC record's message */

@@ -150,6 +150,7 @@ struct dump_track {
 	size_t tsize;		/* a power of two */
 	size_t tused;
 	const struct dump_conns *conns;	/* the capture's connections */
+	const struct dump_owners *owners;	/* the context file, or NULL */
 	struct dump_arena mem;	/* parts, streams, range nodes */
 	struct ivnode *ivfree;	/* range nodes to use again */
 	bool nomem;
@@ -1443,8 +1444,15 @@ static void stream_report(struct rep *o, const struct dump_track *t,
  * files are per end, prints one entry per end. In follow, the stream
  * files get their final layout first.
  */
+void dump_track_set_owners(struct dump_track *t,
+			   const struct dump_owners *o)
+{
+	t->owners = o;
+}
+
 void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
 {
+	const struct dump_owner *w;
 	const struct dump_conn *k, *p;
 	struct rep o;
 	char buf[16];
@@ -1464,6 +1472,12 @@ void dump_track_report(struct dump_track *t, struct dump_track_totals *tot)
 			streams_ready(t, p);
 		open_json_object(NULL);
 		rep_conn(&o, k);
+		w = dump_owner_find(t->owners, k->token, k->family, k->laddr,
+				    k->lport, k->raddr, k->rport);
+		if (w) {
+			rep_flush(&o);
+			dump_print_owner(w);
+		}
 		print_u64(PRINT_JSON, "conn", NULL, (uint64_t)k->conn);
 		if (p) {
 			snprintf(buf, sizeof(buf), "0x%08x", p->token);

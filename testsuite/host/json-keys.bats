@@ -158,6 +158,15 @@ collect_all() {
 	out "dump stats" "$SMC" -j dump stats "$T/recs.pcap" || return 1
 	out "dump analyze" "$SMC" -j dump analyze "$T/recs.pcap" || return 1
 	out "dump follow" "$SMC" -j dump follow "$T/recs.pcap" "$d/follow" || return 1
+	# a context file: each connection's process, netns and cgroup, one
+	# line matched by token, one by its ends
+	cat >"$T/recs.ctx" <<-'EOF'
+	{"token":"0x00000001","local_address":"10.0.0.1","local_port":40000,"peer_address":"10.0.0.2","peer_port":5201,"inode":7,"pid":10,"comm":"app","netns":4026532001,"cgroup":"/a","first_seen":1.0}
+	{"token":null,"local_address":"2001:db8::1","local_port":40000,"peer_address":"2001:db8::2","peer_port":5201,"inode":8,"pid":11,"comm":null,"netns":null,"cgroup":null,"first_seen":1.0}
+	EOF
+	out "dump read" "$SMC" -j -d dump read context "$T/recs.ctx" "$T/recs.pcap" || return 1
+	out "dump stats" "$SMC" -j dump stats context "$T/recs.ctx" "$T/recs.pcap" || return 1
+	out "dump analyze" "$SMC" -j dump analyze context "$T/recs.ctx" "$T/recs.pcap" || return 1
 	out "dump graph" "$SMC" -j dump graph write "$d/g.png" "$T/recs.pcap" || return 1
 	out "dump read" "$SMC" -j -d dump read "$T/pair.pcap" || return 1
 	out "dump stats" "$SMC" -j dump stats "$T/pair.pcap" || return 1
