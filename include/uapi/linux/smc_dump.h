@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * Shared Memory Communications: dump of SMC data and CDC messages
+ * Shared Memory Communications: dump of SMC data, CDC and LLC messages
  *
  * An rtnetlink link of kind "smc-dummy" turns SMC dump on for its network
  * namespace. The SMC stack then mirrors every data block and CDC message of
- * the namespace's SMC connections to the link as an Ethernet frame
- * carrying IPv4 or IPv6 and UDP with the addresses and ports of the
- * connection's TCP socket (sent: local to peer, received: peer to local).
+ * the namespace's SMC connections, and every LLC message of its SMC-R link
+ * groups, to the link as an Ethernet frame carrying IPv4 or IPv6 and UDP
+ * with the addresses and ports of the connection's TCP socket (sent: local
+ * to peer, received: peer to local; LLC: between the link's GIDs).
  * The UDP payload is struct smc_dump_hdr followed by the payload. Taps on
  * the link (AF_PACKET: tcpdump, libpcap) see the frames; the link itself
  * drops them.
