@@ -6,7 +6,9 @@
 # captured by both at once. Each file is read by the independent reader
 # testsuite/lib/smcdump_check.py; each must hold every stream whole and
 # equal to what the traffic tool sent and received, and the two must hold
-# the same streams.
+# the same streams. Each backend's supervisor also keeps FILE.ctx: the
+# process, netns and cgroup of a connection opened after both captures
+# began must be there, as /proc tells them, and in smc dump stats.
 
 bats_require_minimum_version 1.5.0
 
@@ -20,7 +22,9 @@ setup() {
 
 teardown() {
 	[ -n "${SMC_DUMP_IN_VM:-}" ] || return 0
+	release
 	"$SMC" dump stop all >/dev/null 2>&1 || true
+	rmdir /sys/fs/cgroup/smc-dump-ctx 2>/dev/null || true
 }
 
 # summary FILE OUT: the independent reader's summary of FILE in OUT
@@ -102,5 +106,50 @@ both() {
 	for j in "$KJ" "$BJ"; do
 		[ "$(jq .ipv6 "$j")" -eq "$(jq .records "$j")" ]
 		[ "$(jq .bad_udp_checksum "$j")" -eq 0 ]
+	done
+}
+
+# ctx_has FILE PID: FILE (a capture's .ctx) has two lines of process PID,
+# the two ends of the one connection it holds
+ctx_has() {
+	[ -s "$1" ] && [ "$(jq -s --argjson p "$2" '[.[] | select(.pid == $p)] | length' "$1")" -eq 2 ]
+}
+
+@test "context: a connection opened after both captures began: its process, netns and cgroup beside each file" {
+	local k=$BATS_TEST_TMPDIR/kernel.pcap b=$BATS_TEST_TMPDIR/bpf.pcap
+	local cg=/sys/fs/cgroup/smc-dump-ctx ready=$BATS_TEST_TMPDIR/ready f comm netns
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
+	mkdir -p "$cg"
+	run -0 "$SMC" dump start dev smck0 backend kernel mode smcd write "$k" background
+	run -0 "$SMC" dump start dev smcb0 backend bpf mode smcd write "$b" background
+	# the connection starts now: one SMC-D connection, both ends held by
+	# one process, which moves itself into a cgroup of its own first
+	bash -c 'echo $$ >"$1/cgroup.procs" && exec python3 "$2" --server smc --client smc --addr 127.0.0.1 "$3"' \
+		_ "$cg" "$HOLD" "$ready" 3>&- &
+	HOLD_PID=$!
+	wait_file "$ready"
+	read -r _ SPORT _ CPORT _ <"$ready"
+	# what the kernel says of that process, read here, not from smc
+	comm=$(cat "/proc/$HOLD_PID/comm")
+	netns=$(stat -L -c %i "/proc/$HOLD_PID/ns/net")
+	[ "$(cat "/proc/$HOLD_PID/cgroup")" = "0::/smc-dump-ctx" ]
+	# each supervisor finds it within its polls
+	wait_for "process $HOLD_PID in $k.ctx" ctx_has "$k.ctx" "$HOLD_PID"
+	wait_for "process $HOLD_PID in $b.ctx" ctx_has "$b.ctx" "$HOLD_PID"
+	release
+	run -0 "$SMC" dump stop all
+	for f in "$k" "$b"; do
+		jq -c . "$f.ctx"
+		[ "$(jq -s -c --argjson p "$HOLD_PID" '[.[] | select(.pid == $p) | [.comm, .netns, .cgroup]] | unique' "$f.ctx")" = \
+			"[[\"$comm\",$netns,\"/smc-dump-ctx\"]]" ]
+		# the ports of the two ends are the held connection's
+		[ "$(jq -s -c --argjson p "$HOLD_PID" '[.[] | select(.pid == $p) | .local_port] | sort' "$f.ctx")" = \
+			"$(printf '%s\n' "$SPORT" "$CPORT" | sort -n | jq -s -c .)" ]
+		# and smc dump stats names the process beside the capture's
+		# connections: the records the held connection sent at its start
+		run -0 "$SMC" -j dump stats "$f"
+		echo "$output"
+		[ "$(jq -c --argjson p "$HOLD_PID" '[.[0].connections[] | select(.pid == $p) | [.comm, .netns, .cgroup]] | unique' <<<"$output")" = \
+			"[[\"$comm\",$netns,\"/smc-dump-ctx\"]]" ]
 	done
 }
