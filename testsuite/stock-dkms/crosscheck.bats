@@ -117,7 +117,7 @@ ctx_has() {
 
 @test "context: a connection opened after both captures began: its process, netns and cgroup beside each file" {
 	local k=$BATS_TEST_TMPDIR/kernel.pcap b=$BATS_TEST_TMPDIR/bpf.pcap
-	local cg=/sys/fs/cgroup/smc-dump-ctx ready=$BATS_TEST_TMPDIR/ready f comm netns
+	local cg=/sys/fs/cgroup/smc-dump-ctx ready=$BATS_TEST_TMPDIR/ready f comm netns pid
 	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
 	mkdir -p "$cg"
 	run -0 "$SMC" dump start dev smck0 backend kernel mode smcd write "$k" background
@@ -127,29 +127,30 @@ ctx_has() {
 	bash -c 'echo $$ >"$1/cgroup.procs" && exec python3 "$2" --server smc --client smc --addr 127.0.0.1 "$3"' \
 		_ "$cg" "$HOLD" "$ready" 3>&- &
 	HOLD_PID=$!
+	pid=$HOLD_PID
 	wait_file "$ready"
 	read -r _ SPORT _ CPORT _ <"$ready"
 	# what the kernel says of that process, read here, not from smc
-	comm=$(cat "/proc/$HOLD_PID/comm")
-	netns=$(stat -L -c %i "/proc/$HOLD_PID/ns/net")
-	[ "$(cat "/proc/$HOLD_PID/cgroup")" = "0::/smc-dump-ctx" ]
+	comm=$(cat "/proc/$pid/comm")
+	netns=$(stat -L -c %i "/proc/$pid/ns/net")
+	[ "$(cat "/proc/$pid/cgroup")" = "0::/smc-dump-ctx" ]
 	# each supervisor finds it within its polls
-	wait_for "process $HOLD_PID in $k.ctx" ctx_has "$k.ctx" "$HOLD_PID"
-	wait_for "process $HOLD_PID in $b.ctx" ctx_has "$b.ctx" "$HOLD_PID"
+	wait_for "process $pid in $k.ctx" ctx_has "$k.ctx" "$pid"
+	wait_for "process $pid in $b.ctx" ctx_has "$b.ctx" "$pid"
 	release
 	run -0 "$SMC" dump stop all
 	for f in "$k" "$b"; do
 		jq -c . "$f.ctx"
-		[ "$(jq -s -c --argjson p "$HOLD_PID" '[.[] | select(.pid == $p) | [.comm, .netns, .cgroup]] | unique' "$f.ctx")" = \
+		[ "$(jq -s -c --argjson p "$pid" '[.[] | select(.pid == $p) | [.comm, .netns, .cgroup]] | unique' "$f.ctx")" = \
 			"[[\"$comm\",$netns,\"/smc-dump-ctx\"]]" ]
 		# the ports of the two ends are the held connection's
-		[ "$(jq -s -c --argjson p "$HOLD_PID" '[.[] | select(.pid == $p) | .local_port] | sort' "$f.ctx")" = \
+		[ "$(jq -s -c --argjson p "$pid" '[.[] | select(.pid == $p) | .local_port] | sort' "$f.ctx")" = \
 			"$(printf '%s\n' "$SPORT" "$CPORT" | sort -n | jq -s -c .)" ]
 		# and smc dump stats names the process beside the capture's
 		# connections: the records the held connection sent at its start
 		run -0 "$SMC" -j dump stats "$f"
 		echo "$output"
-		[ "$(jq -c --argjson p "$HOLD_PID" '[.[0].connections[] | select(.pid == $p) | [.comm, .netns, .cgroup]] | unique' <<<"$output")" = \
+		[ "$(jq -c --argjson p "$pid" '[.[0].connections[] | select(.pid == $p) | [.comm, .netns, .cgroup]] | unique' <<<"$output")" = \
 			"[[\"$comm\",$netns,\"/smc-dump-ctx\"]]" ]
 	done
 }
