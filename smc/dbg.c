@@ -190,10 +190,20 @@ static int bundle(const char *file, const char *name)
 	const struct section s = { NULL, false, { "tar", "-czf", tmp, "-C",
 						  base, name }, true, NULL };
 	const char *td = getenv("TMPDIR");
+	struct stat st;
 	int fd, rc;
 
 	if (!find_in_path("tar", tar, sizeof(tar))) {
 		fprintf(stderr, "Error: smc dbg needs tar(1), which is not in PATH\n");
+		return 1;
+	}
+	/* the archive replaces a regular file only: never a device node
+	 * (/dev/null), a FIFO, a socket or a symbolic link, whose target
+	 * the rename would not reach but replace
+	 */
+	if (!lstat(file, &st) && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "Error: \"%s\" exists and is not a regular file\n",
+			file);
 		return 1;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", file);

@@ -91,16 +91,24 @@ static int pnet_send(const struct pnet_req *r, const char *prog)
 	    !r->pnetid)
 		flags = NLM_F_DUMP;
 	nlh = smc_genl_msg(&g, req, r->cmd, flags);
-	if (r->cmd == SMC_PNETID_ADD) {
-		if (r->ethname)
-			mnl_attr_put_strz(nlh, SMC_PNETID_ETHNAME, r->ethname);
-		if (r->ibname) {
-			mnl_attr_put_strz(nlh, SMC_PNETID_IBNAME, r->ibname);
-			mnl_attr_put_u8(nlh, SMC_PNETID_IBPORT, r->ibport);
-		}
+	/* the names go into @req as given: one that does not fit is
+	 * refused here (the kernel would refuse far shorter ones)
+	 */
+	if ((r->cmd == SMC_PNETID_ADD && r->ethname &&
+	     !mnl_attr_put_strz_check(nlh, sizeof(req), SMC_PNETID_ETHNAME,
+				      r->ethname)) ||
+	    (r->cmd == SMC_PNETID_ADD && r->ibname &&
+	     (!mnl_attr_put_strz_check(nlh, sizeof(req), SMC_PNETID_IBNAME,
+				       r->ibname) ||
+	      !mnl_attr_put_u8_check(nlh, sizeof(req), SMC_PNETID_IBPORT,
+				     r->ibport))) ||
+	    (r->cmd != SMC_PNETID_FLUSH && r->pnetid &&
+	     !mnl_attr_put_strz_check(nlh, sizeof(req), SMC_PNETID_NAME,
+				      r->pnetid))) {
+		smc_genl_close(&g);
+		fprintf(stderr, "%s: %s\n", prog, smc_tools_nlerr(-ENOBUFS));
+		return EXIT_FAIL;
 	}
-	if (r->cmd != SMC_PNETID_FLUSH && r->pnetid)
-		mnl_attr_put_strz(nlh, SMC_PNETID_NAME, r->pnetid);
 	err = smc_genl_talk(&g, nlh, cb_entry, (void *)prog);
 	smc_genl_close(&g);
 	if (r->cmd == SMC_PNETID_FLUSH && err != -ENOENT)

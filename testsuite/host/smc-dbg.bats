@@ -92,6 +92,25 @@ index() {
 	run -2 "$SMC" dbg a b
 }
 
+@test "smc dbg FILE: a FILE that is no regular file is refused and left as it was" {
+	mkfifo fifo.tgz
+	run -1 --separate-stderr "$SMC" dbg fifo.tgz
+	[ "$stderr" = 'Error: "fifo.tgz" exists and is not a regular file' ]
+	[ -p fifo.tgz ]
+	# a symbolic link is not followed, nor replaced
+	echo keep >target
+	ln -s target link.tgz
+	run -1 --separate-stderr "$SMC" dbg link.tgz
+	[ "$stderr" = 'Error: "link.tgz" exists and is not a regular file' ]
+	[ -L link.tgz ] && [ "$(cat target)" = keep ]
+	# no temporary file left beside them
+	[ ! -e fifo.tgz.tmp ] && [ ! -e link.tgz.tmp ]
+	# a regular file is replaced by the archive
+	echo old >old.tgz
+	run -0 "$SMC" dbg old.tgz
+	tar -tzf old.tgz >/dev/null
+}
+
 @test "smc dbg without FILE: smc_dbg-HOST-TIME.tar.gz here" {
 	run -0 "$SMC" dbg
 	local f=(smc_dbg-*.tar.gz)

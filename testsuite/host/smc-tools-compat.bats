@@ -458,3 +458,20 @@ smc_pnet: ibport 2 ignored" ]
 	[ "${output%%$'\n'*}" = "Usage: smc [ -j [ -p ] ] seid [ show ]" ]
 	[ ! -e "$SMC_FAKE_LOG" ]
 }
+
+@test "smc_pnet: names too long for a request are refused, nothing sent, no crash" {
+	local long
+	long=$(printf 'A%.0s' $(seq 1100))
+	: >"$SMC_FAKE_PNET"
+	# 1100 bytes do not fit the request: refused before anything is
+	# sent, in libnl's words for a full message, exit 1 (a crash
+	# would be 139)
+	run -1 --separate-stderr "$BIN/smc_pnet" -s "$long"
+	[ "$stderr" = "smc_pnet: Out of memory" ]
+	run -1 --separate-stderr "$BIN/smc_pnet" -a NET1 -I "$long"
+	[ "$stderr" = "smc_pnet: Out of memory" ]
+	run -1 --separate-stderr "$BIN/smc_pnet" -a NET1 -D "$long"
+	[ "$stderr" = "smc_pnet: Out of memory" ]
+	# nothing was added
+	[ ! -s "$SMC_FAKE_PNET" ]
+}
