@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "capture_ctx.h"
 #include "smc.h"
@@ -354,15 +356,36 @@ static void poll_once(struct ctx_collector *c)
 int ctx_open(struct ctx_collector *c, const char *path,
 	     unsigned int interval_ms)
 {
+	struct stat st;
+	int fd;
+
 	c->path = strdup(path);
 	if (!c->path) {
 		fprintf(stderr, "Error: out of memory\n");
 		return -1;
 	}
-	c->f = fopen(path, "we");
+	/* a regular file only: not through a symbolic link someone left in
+	 * a shared directory (we may be root), not a FIFO that would block
+	 * until a reader comes, not a device
+	 */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
+		  O_CLOEXEC, 0644);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
+	if (fd >= 0 && fcntl(fd, F_SETFL, 0)) {
+		close(fd);
+		fd = -1;
+	}
+	c->f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!c->f) {
 		fprintf(stderr, "Error: cannot create %s: %s\n", path,
-			strerror(errno));
+			errno == ELOOP || errno == EINVAL || errno == ENXIO ?
+			"not a regular file" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		free(c->path);
 		c->path = NULL;
 		return -1;

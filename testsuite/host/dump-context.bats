@@ -173,6 +173,23 @@ want() {
 	[ ! -s "$T/c4.ctx" ]
 }
 
+@test "context: the file must be a regular file: a symbolic link or a FIFO is refused at once, its target kept" {
+	mkdir -p "$T/c5"
+	echo keep >"$T/c5/victim"
+	ln -s "$T/c5/victim" "$T/c5/link.ctx"
+	mkfifo "$T/c5/fifo.ctx"
+	# (without the check: the link's target truncated, the FIFO's open
+	# blocking until timeout's 124)
+	run -1 --separate-stderr timeout 10 env SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
+		LD_PRELOAD="$FAKE_SO" "$SMC" dump context "$T/c5/link.ctx"
+	[ "$stderr" = "Error: cannot create $T/c5/link.ctx: not a regular file" ]
+	[ "$(cat "$T/c5/victim")" = keep ] && [ -L "$T/c5/link.ctx" ]
+	run -1 --separate-stderr timeout 10 env SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
+		LD_PRELOAD="$FAKE_SO" "$SMC" dump context "$T/c5/fifo.ctx"
+	[ "$stderr" = "Error: cannot create $T/c5/fifo.ctx: not a regular file" ]
+	[ -p "$T/c5/fifo.ctx" ]
+}
+
 @test "context: usage errors" {
 	run -2 --separate-stderr "$SMC" dump context
 	[ "$stderr" = 'Error: FILE expected, try "smc dump context help".' ]
