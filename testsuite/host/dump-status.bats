@@ -166,7 +166,9 @@ status_lines() {
 	run "$T/smcx" dump start dev smcq0 write "$BATS_TEST_TMPDIR/x.pcap"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$FAKE_NICE")" = -19 ]
-	[[ "$output" != *warning* ]]
+	# (the host has no smc_diag: the connection context's warning is
+	# there, the priority's is not)
+	[[ "$output" != *"warning: cannot run the capture at nice"* ]]
 	run "$T/smcx" dump start dev smcq0 nice 7 write "$BATS_TEST_TMPDIR/x.pcap"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$FAKE_NICE")" = 7 ]
