@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <linux/smc_dump.h>
 #include <pcap/pcap.h>
@@ -1130,6 +1131,7 @@ int dump_merge(int argc, char **argv)
 	struct merge m = { 0 };
 	const char *pos[2], *out = NULL;
 	int npos = 0, rc = MERGE_EXIT_OK, h, i;
+	struct stat si, so;
 	size_t k;
 
 	for (i = 0; i < argc; i++) {
@@ -1178,6 +1180,20 @@ int dump_merge(int argc, char **argv)
 		fprintf(stderr,
 			"Error: standard input can be one of the captures, not both.\n");
 		return MERGE_EXIT_USAGE;
+	}
+	/* OUT is written after both captures were read: never over one of
+	 * them
+	 */
+	if (out && strcmp(out, "-") && !stat(out, &so)) {
+		for (h = 0; h < 2; h++) {
+			if (strcmp(pos[h], "-") && !stat(pos[h], &si) &&
+			    si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+				fprintf(stderr,
+					"Error: write %s: that is the capture %s itself\n",
+					out, pos[h]);
+				return MERGE_EXIT_USAGE;
+			}
+		}
 	}
 	m.cap[0].path = pos[0];
 	m.cap[1].path = pos[1];

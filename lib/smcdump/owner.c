@@ -13,11 +13,14 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "json_print.h"
 #include "smcdump.h"
@@ -348,15 +351,30 @@ struct dump_owners *dump_owners_load(const char *path, char *err,
 	ssize_t got;
 	unsigned long lineno = 0;
 	char *line = NULL;
+	struct stat st;
 	FILE *f;
+	int fd;
 
 	if (!o) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	f = fopen(path, "re");
+	/* a regular file: a FIFO would block the reader until a writer
+	 * comes
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+			fcntl(fd, F_SETFL, 0))) {
+		close(fd);
+		snprintf(err, errlen, "%s: not a regular file", path);
+		free(o);
+		return NULL;
+	}
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		free(o);
 		return NULL;
 	}

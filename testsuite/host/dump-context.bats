@@ -346,6 +346,16 @@ O3=" pid 700 comm late netns 4026532100 cgroup /user.slice"
 	[ "$stderr" = 'Error: "context" is not a keyword of "smc dump follow", try "smc dump help".' ]
 }
 
+@test "context: a FIFO as the context file is refused at once, beside the capture or named" {
+	cap "$T/d6.pcap"
+	mkfifo "$T/d6.pcap.ctx"
+	# (an open for reading would wait for a writer: timeout's 124)
+	run -3 --separate-stderr timeout 10 "$SMC" dump stats "$T/d6.pcap"
+	[[ "$stderr" == *"$T/d6.pcap.ctx: not a regular file"* ]]
+	run -3 --separate-stderr timeout 10 "$SMC" dump analyze context "$T/d6.pcap.ctx" "$T/d6.pcap"
+	[[ "$stderr" == *"$T/d6.pcap.ctx: not a regular file"* ]]
+}
+
 @test "context: the collector's file beside a capture: stats names the processes" {
 	sockets "active r 5001 0x1001 10.0.0.1 40000 10.0.0.2 5201" \
 		"active d 5002 0x2002 fd00::1 40001 fd00::2 5202"

@@ -195,6 +195,16 @@ mj() {
 	[[ "$output" == "Error: standard input can be one of the captures, not both." ]]
 	run -3 "$SMC" dump merge write "$T/no/such/dir/m" "$T/a.pcap" "$T/b.pcap"
 	[[ "$output" == *"Error: cannot write $T/no/such/dir/m"* ]]
+	# OUT one of the captures (also by another name): refused before
+	# anything is read, the capture as it was
+	cp "$T/a.pcap" "$T/a2.pcap"
+	ln -sf "$T/a2.pcap" "$T/a2-link.pcap"
+	sum=$(sha256sum <"$T/a2.pcap")
+	run -2 "$SMC" dump merge write "$T/a2.pcap" "$T/a2.pcap" "$T/b.pcap"
+	[ "$output" = "Error: write $T/a2.pcap: that is the capture $T/a2.pcap itself" ]
+	run -2 "$SMC" dump merge write "$T/a2-link.pcap" "$T/b.pcap" "$T/a2.pcap"
+	[ "$output" = "Error: write $T/a2-link.pcap: that is the capture $T/a2.pcap itself" ]
+	[ "$(sha256sum <"$T/a2.pcap")" = "$sum" ]
 }
 
 @test "merge: a capture on standard input; no pairs leaves the clocks alone" {
