@@ -466,13 +466,39 @@ const struct dump_owner *dump_owner_find(const struct dump_owners *o,
 	return NULL;
 }
 
+/* A command name or cgroup path as given in JSON; in text, bytes outside
+ * printable ASCII, the blank and the backslash as \xNN, so that a name
+ * can neither drive the terminal nor split or forge a line.
+ */
+static void print_name(const char *key, const char *fmt, const char *v)
+{
+	const unsigned char *p = (const unsigned char *)v;
+	char *buf, *o;
+
+	print_string(PRINT_JSON, key, NULL, v);
+	if (is_json_context())
+		return;
+	buf = malloc(4 * strlen(v) + 1);
+	if (!buf)
+		return;
+	for (o = buf; *p; p++) {
+		if (*p > 0x20 && *p < 0x7f && *p != '\\')
+			*o++ = (char)*p;
+		else
+			o += sprintf(o, "\\x%02x", *p);
+	}
+	*o = '\0';
+	print_string(PRINT_FP, NULL, fmt, buf);
+	free(buf);
+}
+
 void dump_print_owner(const struct dump_owner *w)
 {
 	if (!w)
 		return;
 	print_s64(PRINT_ANY, "pid", " pid %lld", w->pid);
 	if (w->comm)
-		print_string(PRINT_ANY, "comm", " comm %s", w->comm);
+		print_name("comm", " comm %s", w->comm);
 	else
 		print_null(PRINT_ANY, "comm", " comm %s", "-");
 	if (w->has_netns)
@@ -481,7 +507,7 @@ void dump_print_owner(const struct dump_owner *w)
 	else
 		print_null(PRINT_ANY, "netns", " netns %s", "-");
 	if (w->cgroup)
-		print_string(PRINT_ANY, "cgroup", " cgroup %s", w->cgroup);
+		print_name("cgroup", " cgroup %s", w->cgroup);
 	else
 		print_null(PRINT_ANY, "cgroup", " cgroup %s", "-");
 }

@@ -346,6 +346,22 @@ O3=" pid 700 comm late netns 4026532100 cgroup /user.slice"
 	[ "$stderr" = 'Error: "context" is not a keyword of "smc dump follow", try "smc dump help".' ]
 }
 
+@test "context: read -d prints a name's control bytes, blanks and backslashes as \xNN, JSON as it is" {
+	cap "$T/d7.pcap"
+	# comm: ESC [31m, a newline and a forged line; cgroup: a blank and a
+	# backslash
+	printf '%s\n' '{"token":"0x00001001","pid":5,"comm":"\u001b[31mX\n99 FAKE","netns":1,"cgroup":"/a b\\c"}' >"$T/d7.pcap.ctx"
+	run -0 --separate-stderr "$SMC" dump stats "$T/d7.pcap"
+	printf '%s\n' "$output" | grep -qxF 'smcr token 0x00001001 10.0.0.1:40000 <-> 10.0.0.2:5201 pid 5 comm \x1b[31mX\x0a99\x20FAKE netns 1 cgroup /a\x20b\x5cc'
+	# no raw ESC reached the output, and no line of the forged text
+	local out=$output
+	run -1 grep -qP '\x1b' <<<"$out"
+	run -1 grep -q '^99 FAKE' <<<"$out"
+	run -0 --separate-stderr "$SMC" -j dump stats "$T/d7.pcap"
+	[ "$(jq -r '.[0].connections[] | select(.token == "0x00001001") | .comm' <<<"$output")" = $'\e[31mX\n99 FAKE' ]
+	[ "$(jq -r '.[0].connections[] | select(.token == "0x00001001") | .cgroup' <<<"$output")" = '/a b\c' ]
+}
+
 @test "context: a FIFO as the context file is refused at once, beside the capture or named" {
 	cap "$T/d6.pcap"
 	mkfifo "$T/d6.pcap.ctx"
