@@ -659,6 +659,26 @@ end
 local llc_v2_needs = { [0x21] = 36, [0x22] = 36, [0x24] = 9, [0x25] = 28,
 		       [0x26] = 5, [0x27] = 20, [0x29] = 8 }
 
+-- As llc.c's dump_llc_big_endian(): the byte order LLC message m (at
+-- least 4 bytes captured) of size bytes was written in. big names the
+-- recording host's (flag 0x08): the sender's for a message sent, and for
+-- one received unless the peer's order differs; then version 2's length
+-- read that way is past the message and read the other way is not.
+local function llc_sender_big(m, size, big, rx)
+	if not rx or bit32.band(m(0, 1):uint(), 0xF0) ~= 0x20 then
+		return big
+	end
+	local be, le = m(1, 2):uint(), m(1, 2):le_uint()
+	local mine, other = le, be
+	if big then
+		mine, other = be, le
+	end
+	if mine > size and other <= size and other >= 4 then
+		return not big
+	end
+	return big
+end
+
 -- LLC message m (the bytes captured, at least 4) of size bytes as sent:
 -- the bytes to decode (captured, up to the header's length), why it is
 -- malformed or nil, and a note on its length or nil
@@ -698,8 +718,8 @@ end
 -- as lib/smcdump/llc.c decodes them: the layouts of RFC 7609 (version 1)
 -- and SMC Version 2 (types 0x21 on) as Linux's net/smc/smc_llc.c sends
 -- them. Multi-byte fields are big-endian, except version 2's length and
--- ADD_LINK_V2's rkey count, in the recording host's order (big: the
--- record's flag 0x08). A field the capture cut is left out, in the groups
+-- ADD_LINK_V2's rkey count, in the sender's order (big: from the
+-- record's flag 0x08, as llc_sender_big() reads it). A field the capture cut is left out, in the groups
 -- llc.c leaves them out in; nothing is read past m.
 local function dissect_llc_msg(m, t, big)
 	local len = m:len()
@@ -1138,6 +1158,8 @@ local function dissect(tvb, pinfo, tree)
 				     string.format("llc-type 0x%02x", m(0, 1):uint())
 			local use, note
 
+			big = llc_sender_big(m, pay_wire - LLC_LINK_LEN, big,
+					     bit32.band(flags, F_RX) ~= 0)
 			use, err, note = llc_check(m, pay_wire - LLC_LINK_LEN,
 						   big, name)
 

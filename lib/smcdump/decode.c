@@ -395,7 +395,7 @@ static void print_llc(const struct dump_ctx *c, const struct dump_rec *r)
 	char buf[INET6_ADDRSTRLEN], note[DUMP_ERRLEN];
 	const char *name;
 	size_t len;
-	bool bad;
+	bool bad, be;
 
 	if (r->payload_len < DUMP_LLC_LINK_LEN + 4)
 		return;	/* the capture cut it: "captured" says so */
@@ -419,10 +419,11 @@ static void print_llc(const struct dump_ctx *c, const struct dump_rec *r)
 	print_bool(PRINT_JSON, "response", NULL, m[3] & 0x80);
 	if (m[3] & 0x80)
 		print_string(PRINT_FP, NULL, "%s", " response");
+	be = dump_llc_big_endian(r);
 	len = dump_llc_check(m, r->payload_len - DUMP_LLC_LINK_LEN,
 			     r->payload_wire_len - DUMP_LLC_LINK_LEN,
-			     r->big_endian, &bad, note, sizeof(note));
-	dump_llc_print(m, len, r->big_endian, c->o.details);
+			     be, &bad, note, sizeof(note));
+	dump_llc_print(m, len, be, c->o.details);
 	/* a length that is odd but leaves the fields whole: said, not
 	 * counted (a malformed one is the record's error)
 	 */
@@ -749,7 +750,8 @@ static void decode_udp(struct dump_ctx *c, long long sec, uint32_t nsec,
 		dump_llc_check(r.payload + DUMP_LLC_LINK_LEN,
 			       r.payload_len - DUMP_LLC_LINK_LEN,
 			       r.payload_wire_len - DUMP_LLC_LINK_LEN,
-			       r.big_endian, &r.llc_bad, err, sizeof(err));
+			       dump_llc_big_endian(&r), &r.llc_bad, err,
+			       sizeof(err));
 		if (r.llc_bad)
 			rc = DUMP_BAD;
 	}

@@ -118,6 +118,7 @@ struct dump_ctx {
 void dump_print_gid(const char *key, const char *fmt, const uint8_t *p);
 void dump_print_x32(const char *key, const char *fmt, uint32_t v);
 const char *dump_llc_del_reason(uint32_t r);
+bool dump_llc_big_endian(const struct dump_rec *r);
 void dump_llc_print(const uint8_t *m, size_t len, bool big_endian,
 		    bool details);
 size_t dump_llc_check(const uint8_t *m, size_t caplen, size_t size,

@@ -299,7 +299,7 @@ void dump_lgrs_llc(struct dump_lgrs *g, uint64_t frame, long long sec,
 	 */
 	len = dump_llc_check(m, r->payload_len - DUMP_LLC_LINK_LEN,
 			     r->payload_wire_len - DUMP_LLC_LINK_LEN,
-			     r->big_endian, &bad, note, sizeof(note));
+			     dump_llc_big_endian(r), &bad, note, sizeof(note));
 	t = m[0];
 	l->cnt[type_index(t)][rx]++;
 	if (bad)

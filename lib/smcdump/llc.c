@@ -8,9 +8,12 @@
  * a 4-byte header (type, length, a reserved byte or the version 2
  * length's second byte, flags), then the message. Multi-byte fields are
  * big-endian, except the version 2 header's length and ADD_LINK's
- * rkey count, which Linux writes in its host's byte order (the record's
- * SMC_DUMP_F_BIG_ENDIAN flag says which). A field the capture cut is not
- * printed; what was printed stays true.
+ * rkey count, which Linux writes in its host's byte order: the sender's.
+ * The record's SMC_DUMP_F_BIG_ENDIAN flag names the recording host's, so
+ * it is the sender's for a message sent and for one received from a peer
+ * of the same byte order; dump_llc_big_endian() tells the order of one
+ * received from a peer of the other (s390x and x86 in one link group). A
+ * field the capture cut is not printed; what was printed stays true.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -86,6 +89,37 @@ const char *dump_llc_del_reason(uint32_t r)
 static uint16_t host16(const uint8_t *p, bool big_endian)
 {
 	return big_endian ? get_be16(p) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+/**
+ * dump_llc_big_endian() - the byte order an LLC record's message was
+ *	written in (its version 2 length and rkey count)
+ * @r: an LLC record (type SMC_DUMP_TYPE_LLC) with at least its link and
+ *	the message's 4-byte header captured
+ *
+ * A message sent was written by the recording host, whose order
+ * SMC_DUMP_F_BIG_ENDIAN names (hdr_ver 4 on; before, the reader's
+ * option). One received was written by the peer: the same order unless
+ * the peer's byte order differs, which the record cannot say. Then the
+ * version 2 length read in the recorder's order is larger than the
+ * message (44 is 0x2c00, 11264, the other way round) and in the other
+ * order is not: the other order it is. A length that fits neither way is
+ * read in the recorder's order (dump_llc_check() reports it).
+ *
+ * Return: true when the message's host-order fields are big-endian.
+ */
+bool dump_llc_big_endian(const struct dump_rec *r)
+{
+	const uint8_t *m = r->payload + DUMP_LLC_LINK_LEN;
+	size_t size = r->payload_wire_len - DUMP_LLC_LINK_LEN;
+	bool be = r->big_endian;
+
+	if (!(r->flags & SMC_DUMP_F_RX) || (m[0] & 0xf0) != 0x20)
+		return be;
+	if (host16(m + 1, be) > size && host16(m + 1, !be) <= size &&
+	    host16(m + 1, !be) >= DUMP_LLC_MIN)
+		return !be;
+	return be;
 }
 
 static void print_mac(const char *key, const char *fmt, const uint8_t *p)

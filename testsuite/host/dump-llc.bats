@@ -136,6 +136,31 @@ gen_all() {
 	[[ "${lines[1]}" == *" ADD_LINK_V2 llc-ver 2 llc-len 104 sender-mac "* ]]
 }
 
+@test "a received version 2 message is in its sender's order: a peer of the other byte order is told by the length" {
+	# the flag names the recording host's order; Linux writes the length
+	# and rkey count in the sender's. Received from a big-endian peer on
+	# a little-endian host (flags 0x01), from a little-endian peer on a
+	# big-endian host (0x09): 104 bytes and 2 rkeys both, where the
+	# recorder's order would read 26624 and 512. Sent (0x00, 0x08), the
+	# recorder's order stands even where it gives a length past the
+	# message (the third record of the test above).
+	be=2200680002000000000c0000fe80000000000000000000000000000c000203020300000700000000000000008000fe80000000000000000000000000000d000000000000000000021111111122222222000000003333333344444444555555550000000066666666
+	le=${MSGS[3 * 3 + 1]}
+	"$GEN" -V 4 "$T/o.pcap" <<-EOF
+	llc lgr=0x0a01 msg=$be flags=0x01
+	llc lgr=0x0a01 msg=$le flags=0x09
+	llc lgr=0x0a01 msg=$le flags=0x01
+	llc lgr=0x0a01 msg=$be flags=0x09
+	llc lgr=0x0a01 msg=$le flags=0x08
+	EOF
+	run -0 "$SMC" -j dump read "$T/o.pcap"
+	[ "$(jq -c '[.[] | .llc | [.length, .num_rkeys, (.rkeys | length)]]' <<<"$output")" = '[[104,2,2],[104,2,2],[104,2,2],[104,2,2],[26624,512,2]]' ]
+	# nothing odd left to note on the received ones, and none malformed
+	[ "$(jq '[.[] | select(.llc_note)] | length' <<<"$output")" -eq 1 ]
+	run -0 "$SMC" -j dump stats "$T/o.pcap"
+	jq -e '.[0].total.malformed == 0 and .[0].total.llc == 5' <<<"$output"
+}
+
 @test "a message the capture cut: the fields it holds, no byte past it" {
 	# 14 + 20 + 8 (UDP) + 40 (header) + 48 (link) + 30 bytes of the
 	# CONFIRM_LINK: up to the sender GID's end (byte 26) of 36

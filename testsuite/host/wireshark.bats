@@ -202,7 +202,8 @@ LLC_AL2_BE=2200680002000000000c0000fe80000000000000000000000000000c0002030203000
 
 # every LLC type; ADD_LINK_V2 in both byte orders, and big-endian bytes
 # under a clear flag; messages the capture cut (the frame's 130 bytes
-# before the message: Ethernet, IPv4, UDP, header, link)
+# before the message: Ethernet, IPv4, UDP, header, link); ADD_LINK_V2
+# received from a peer of the other byte order, both ways
 llc_spec() {
 	local m
 	for m in "${LLC_MSGS[@]}"; do
@@ -216,13 +217,15 @@ llc_spec() {
 	llc lgr=0x0a01 msg=${LLC_MSGS[3]} cut=$((130 + 72 + 16 + 8))
 	llc lgr=0x0a01 msg=${LLC_MSGS[8]} cut=$((130 + 28 + 16 + 4))
 	llc lgr=0x0a01 msg=${LLC_MSGS[0]} cut=$((130 + 2))
+	llc lgr=0x0a01 msg=$LLC_AL2_BE flags=0x01
+	llc lgr=0x0a01 msg=${LLC_MSGS[3]} flags=0x09
 	EOF
 }
 
 @test "LLC messages: every type's fields as smc dump read, both byte orders, cut" {
 	llc_spec | gen "$T/llc.pcap" -V 4
 	run -0 wscompare "$T/llc.pcap"
-	[ "$output" = "22 records compared" ]
+	[ "$output" = "24 records compared" ]
 	# the members were there to compare: every one man smc-dump lists
 	[ "$(jq -c '[.[].llc | select(. != null) | keys[]] | unique' "$T/cmp.json")" = '["all","direct","err_mask","gids","initial_psn","length","link_id","link_uid","max_conns","max_links","negative","num_gids","num_invalid_rkeys","num_rkeys","orderly","qp_mtu","reason","reason_code","reject_reason","rejected","retry","rkeys","rtokens","sender_gid","sender_mac","sender_qpn","target_gid","user_data","version"]' ]
 
@@ -243,6 +246,12 @@ llc_spec() {
 	[ "$output" = "104,2,0x22222222|0x55555555,fe80::d
 104,2,0x22222222|0x55555555,fe80::d
 26624,512,0x22222222|0x55555555,fe80::d" ]
+	# received (23: big-endian bytes on a little-endian recorder, 24: the
+	# other way round): the sender's order, told by the length
+	run -0 tshark_lua -r "$T/llc.pcap" -Y "frame.number in {23, 24}" \
+		"${tf[@]}" -e smcdump.llc.length -e smcdump.llc.num_rkeys
+	[ "$output" = "104,2
+104,2" ]
 	# DELETE_LINK's reason by name, and 7 by number
 	run -0 tshark_lua -r "$T/llc.pcap" -Y "frame.number in {6, 8}" -O smcdump
 	[[ "$output" == *"Reason code: lost-path (0x00010000)"* ]]
