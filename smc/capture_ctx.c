@@ -64,7 +64,12 @@ static double wall_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* @s as a JSON string: '"', '\\' and control bytes escaped */
+/* @s as a JSON string of ASCII only: '"', '\\' and control bytes
+ * escaped, and each byte from 0x80 up as \u0080 to \u00ff (a comm or a
+ * cgroup path is bytes, not always UTF-8): the line stays valid JSON
+ * and the reader (lib/smcdump/owner.c) gets the bytes back
+ * (Documentation/capture.md, "Connection context")
+ */
 static void put_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p;
@@ -73,7 +78,7 @@ static void put_json_string(FILE *f, const char *s)
 	for (p = (const unsigned char *)s; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
+		else if (*p < 0x20 || *p >= 0x7f)
 			fprintf(f, "\\u%04x", *p);
 		else
 			fputc(*p, f);

@@ -163,6 +163,28 @@ want() {
 	[ "$(jq -r .pid "$T/c3.ctx")" = 100 ]
 }
 
+@test "context: a comm and a cgroup of bytes 0x80 and up: the line is ASCII JSON, the bytes come back in stats" {
+	sockets "active r 5001 0x1001 10.0.0.1 40000 10.0.0.2 5201"
+	# comm: UTF-8 "café"; cgroup: 0xff, no UTF-8 at all
+	process 100 $'caf\xc3\xa9' 4026532100 $'/x\xff' 5001
+	collect interval 50 "$T/c8.ctx"
+	wait_line "$T/c8.ctx" '"inode":5001'
+	stop_collect
+	# ASCII only, so valid UTF-8; each byte its own \u00XX escape
+	run -1 grep -qP '[^\x00-\x7f]' "$T/c8.ctx"
+	grep -qF '"comm":"caf\u00c3\u00a9"' "$T/c8.ctx"
+	grep -qF '"cgroup":"/x\u00ff"' "$T/c8.ctx"
+	# the documented way back to the bytes
+	run -0 python3 -c 'import json, sys; o = json.loads(open(sys.argv[1], encoding="ascii").read()); print(o["comm"].encode("latin-1").hex(), o["cgroup"].encode("latin-1").hex())' "$T/c8.ctx"
+	[ "$output" = "636166c3a9 2f78ff" ]
+	# and smc dump's reader: the same bytes, \xNN in text, JSON as it is
+	echo "data dir=tx token=0x1001 len=10" | "$GEN" "$T/c8.pcap"
+	run -0 --separate-stderr "$SMC" dump stats context "$T/c8.ctx" "$T/c8.pcap"
+	printf '%s\n' "$output" | grep -qxF 'smcr token 0x00001001 10.0.0.1:40000 <-> 10.0.0.2:5201 pid 100 comm caf\xc3\xa9 netns 4026532100 cgroup /x\xff'
+	run -0 --separate-stderr "$SMC" -j dump stats context "$T/c8.ctx" "$T/c8.pcap"
+	[ "$(jq -r '.[0].connections[0].comm' <<<"$output")" = 'café' ]
+}
+
 @test "context: sock_diag fails: the collector says so and ends with 1" {
 	export SOCKET_FAKE_ERR=43:2
 	run -1 --separate-stderr env SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
