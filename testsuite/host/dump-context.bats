@@ -96,6 +96,15 @@ has_lines() {
 	[ -e "$1" ] && [ "$(wc -l <"$1")" -eq "$2" ]
 }
 
+# holds_open PID FILE: process PID has FILE open
+holds_open() {
+	local fd
+	for fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$fd")" = "$2" ] && return 0
+	done
+	return 1
+}
+
 # line FILE INODE: the line of INODE, without first_seen (compact jq)
 line() {
 	jq -c "select(.inode == $2) | del(.first_seen)" "$1"
@@ -193,6 +202,27 @@ want() {
 	[ "${stderr_lines[0]}" = "Error: cannot dump the SMC sockets: no SMC socket diagnostics (smc_diag) in the running kernel" ]
 	[ "${stderr_lines[1]}" = "smc dump: warning: no connection context from now on ($T/c4.ctx stays as it is)" ]
 	[ ! -s "$T/c4.ctx" ]
+}
+
+@test "context: a run that fails before its first line leaves the file as it was, and creates none" {
+	export SOCKET_FAKE_ERR=43:2
+	echo '{"token":"0x00001001","pid":1}' >"$T/c9.ctx"
+	run -1 --separate-stderr env SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
+		LD_PRELOAD="$FAKE_SO" "$SMC" dump context "$T/c9.ctx"
+	[ "${stderr_lines[1]}" = "smc dump: warning: no connection context from now on ($T/c9.ctx stays as it is)" ]
+	[ "$(cat "$T/c9.ctx")" = '{"token":"0x00001001","pid":1}' ]
+	run -1 --separate-stderr env SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
+		LD_PRELOAD="$FAKE_SO" "$SMC" dump context "$T/c9-new.ctx"
+	[ ! -e "$T/c9-new.ctx" ]
+	# a run that ends well replaces the file, also with no line
+	unset SOCKET_FAKE_ERR
+	sockets "listen r 5000 0 10.0.0.1 5201 - 0"
+	collect interval 20 "$T/c9.ctx"
+	# open: its signals are blocked by then
+	wait_for "the collector to open the file" holds_open "$CPID" "$T/c9.ctx"
+	[ -s "$T/c9.ctx" ]
+	stop_collect
+	[ ! -s "$T/c9.ctx" ] && [ -f "$T/c9.ctx" ]
 }
 
 @test "context: the file must be a regular file: a symbolic link or a FIFO is refused at once, its target kept" {
