@@ -390,6 +390,12 @@ O3=" pid 700 comm late netns 4026532100 cgroup /user.slice"
 	run -3 --separate-stderr "$SMC" dump stats context "$T/none.ctx" "$T/d6.pcap"
 	[ "$stderr" = "Error: the connections' context: $T/none.ctx: No such file or directory" ]
 	[ -z "$output" ]
+	# read, with -d or without (which prints no context), the same
+	run -3 --separate-stderr "$SMC" dump read -d context "$T/none.ctx" "$T/d6.pcap"
+	[ "$stderr" = "Error: the connections' context: $T/none.ctx: No such file or directory" ]
+	run -3 --separate-stderr "$SMC" dump read context "$T/none.ctx" "$T/d6.pcap"
+	[ "$stderr" = "Error: the connections' context: $T/none.ctx: No such file or directory" ]
+	[ -z "$output" ]
 	run -2 --separate-stderr "$SMC" dump stats context
 	[ "$stderr" = 'Error: "context" needs a file, try "smc dump help".' ]
 	run -2 --separate-stderr "$SMC" dump stats context "$T/a" context "$T/b" "$T/d6.pcap"
