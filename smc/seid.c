@@ -100,11 +100,10 @@ static int seid_open(int argc, char **argv, struct smc_genl *g)
 
 static int seid_show(int argc, char **argv)
 {
-	struct smc_genl g;
 	struct smc_seid s;
-	int err;
+	struct smc_genl g;
+	int err = seid_open(argc, argv, &g);
 
-	err = seid_open(argc, argv, &g);
 	if (err)
 		return err;
 	err = smc_seid_read(&g, &s);
@@ -154,9 +153,8 @@ static int seid_change(bool enable, int argc, char **argv)
 {
 	const char *what = enable ? "enable" : "disable";
 	struct smc_genl g;
-	int err;
+	int err = seid_open(argc, argv, &g);
 
-	err = seid_open(argc, argv, &g);
 	if (err)
 		return err;
 	err = smc_seid_set(&g, enable);
