@@ -1113,9 +1113,9 @@ static int write_merged(struct merge *m, struct mout *mo)
 	bad |= fflush(o.f) || ferror(o.f);
 	bad |= fclose(o.f) != 0;
 	mo->fd = -1;
-	if (bad)
+	if (bad) {
 		fprintf(stderr, "Error: cannot write %s\n", mo->path);
-	else if (mo->tmp && rename(mo->tmp, mo->path)) {
+	} else if (mo->tmp && rename(mo->tmp, mo->path)) {
 		fprintf(stderr, "Error: cannot write %s: %s\n", mo->path,
 			strerror(errno));
 		bad = 1;

@@ -205,17 +205,15 @@ want() {
 }
 
 @test "context: a run that fails before its first line leaves the file as it was, and creates none" {
-	export SOCKET_FAKE_ERR=43:2
 	echo '{"token":"0x00001001","pid":1}' >"$T/c9.ctx"
-	run -1 --separate-stderr env SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
+	run -1 --separate-stderr env SOCKET_FAKE_ERR=43:2 SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
 		LD_PRELOAD="$FAKE_SO" "$SMC" dump context "$T/c9.ctx"
 	[ "${stderr_lines[1]}" = "smc dump: warning: no connection context from now on ($T/c9.ctx stays as it is)" ]
 	[ "$(cat "$T/c9.ctx")" = '{"token":"0x00001001","pid":1}' ]
-	run -1 --separate-stderr env SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
+	run -1 --separate-stderr env SOCKET_FAKE_ERR=43:2 SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
 		LD_PRELOAD="$FAKE_SO" "$SMC" dump context "$T/c9-new.ctx"
 	[ ! -e "$T/c9-new.ctx" ]
 	# a run that ends well replaces the file, also with no line
-	unset SOCKET_FAKE_ERR
 	sockets "listen r 5000 0 10.0.0.1 5201 - 0"
 	collect interval 20 "$T/c9.ctx"
 	# open: its signals are blocked by then
