@@ -185,6 +185,16 @@ mj() {
 	run -1 --separate-stderr "$SMC" -j dump merge "$T/a.pcap" "$T/cut.pcap"
 	[[ "$stderr" == "Error: $T/cut.pcap: "*"(after frame 13); merged what comes before" ]]
 	[ "$(jq '.[0].connections | length' <<<"$output")" -eq 3 ]
+	# a pcapng frame of an interface never described: the warning names
+	# the capture (and the frame it follows)
+	printf 'data dir=rx token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 offset=0 len=60\n%s\n' \
+		'data dir=rx token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 offset=60 len=40' |
+		"$GEN" -g -s 2.5 "$BATS_TEST_TMPDIR/ng.pcapng"
+	# the first frame's Enhanced Packet Block (after the 28-byte SHB and
+	# the 32-byte IDB): interface 7
+	printf '\x07' | dd of="$BATS_TEST_TMPDIR/ng.pcapng" bs=1 seek=68 conv=notrunc status=none
+	run -1 --separate-stderr "$SMC" dump merge "$T/a.pcap" "$BATS_TEST_TMPDIR/ng.pcapng"
+	[ "${stderr_lines[0]}" = "Warning: $BATS_TEST_TMPDIR/ng.pcapng: after frame 0: frame of pcapng interface 7, which is not described" ]
 	run -2 "$SMC" dump merge "$T/a.pcap"
 	[[ "$output" == "Error: two captures expected"* ]]
 	run -2 "$SMC" dump merge "$T/a.pcap" "$T/b.pcap" "$T/b.pcap"
