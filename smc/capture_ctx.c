@@ -64,7 +64,12 @@ static double wall_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* @s as a JSON string: '"', '\\' and control bytes escaped */
+/* @s as a JSON string of ASCII only: '"', '\\' and control bytes
+ * escaped, and each byte from 0x80 up as \u0080 to \u00ff (a comm or a
+ * cgroup path is bytes, not always UTF-8): the line stays valid JSON
+ * and the reader (lib/smcdump/owner.c) gets the bytes back
+ * (Documentation/capture.md, "Connection context")
+ */
 static void put_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p;
@@ -73,7 +78,7 @@ static void put_json_string(FILE *f, const char *s)
 	for (p = (const unsigned char *)s; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
+		else if (*p < 0x20 || *p >= 0x7f)
 			fprintf(f, "\\u%04x", *p);
 		else
 			fputc(*p, f);
@@ -92,11 +97,24 @@ static void put_addr(FILE *f, const char *key, int family,
 		fprintf(f, ",\"%s\":\"%s\"", key, buf);
 }
 
+/* What the file held before this run, cut (once) */
+static void claim(struct ctx_collector *c)
+{
+	if (c->claimed)
+		return;
+	c->claimed = true;
+	if (ftruncate(fileno(c->f), 0))
+		fprintf(stderr, "Error: cannot truncate %s: %s\n", c->path,
+			strerror(errno));
+}
+
 /* One line of the sidecar (Documentation/capture.md) */
 static void write_line(struct ctx_collector *c, const struct ctx_pending *p)
 {
 	const struct smc_conn_id *id = &p->id;
 	FILE *f = c->f;
+
+	claim(c);
 
 	if (id->token)
 		fprintf(f, "{\"token\":\"0x%08x\"", id->token);
@@ -368,8 +386,14 @@ int ctx_open(struct ctx_collector *c, const char *path,
 	 * a shared directory (we may be root), not a FIFO that would block
 	 * until a reader comes, not a device
 	 */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
+	/* not truncated here: a run that fails before its first line
+	 * leaves what an earlier one wrote (claim())
+	 */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK |
 		  O_CLOEXEC, 0644);
+	c->created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
 		close(fd);
 		fd = -1;
@@ -423,17 +447,19 @@ void ctx_close(struct ctx_collector *c)
 		poll_once(c);
 	while (c->npending)
 		settle(c, c->npending - 1, true);
+	/* a run without a failure: its lines, even none, are the file */
+	if (!c->failed)
+		claim(c);
+	else if (!c->claimed && c->created)
+		unlink(c->path);
 	if (fclose(c->f))
 		fprintf(stderr, "Error: cannot write %s: %s\n", c->path,
 			strerror(errno));
-	c->f = NULL;
 	free(c->path);
 	free(c->known);
 	free(c->pending);
-	c->path = NULL;
-	c->known = NULL;
-	c->pending = NULL;
-	c->nknown = c->capknown = c->npending = 0;
+	/* zeroed, as ctx_open() wants it */
+	memset(c, 0, sizeof(*c));
 }
 
 /* ---- smc dump context ---- */

@@ -46,11 +46,16 @@ struct ctx_collector {
 	struct ctx_pending *pending;
 	size_t npending;
 	bool failed;
+	bool created;		/* the file did not exist before */
+	bool claimed;		/* what the file held is gone */
 	unsigned long long lines;
 };
 
 /*
- * ctx_open() - create (truncate) the sidecar @path and poll once
+ * ctx_open() - open or create the sidecar @path and poll once; what an
+ * existing file holds is replaced only by the first line, or by a run
+ * that ends without a failure (ctx_close()): a run that fails before
+ * leaves it as it was (and one it created, removed)
  * @c: zeroed
  * @interval_ms: ms between polls (0: CTX_POLL_MS)
  *

@@ -342,6 +342,9 @@ int smc_dbg_main(int argc, char **argv, const char *version)
 			printf("smc_dbg utility, smc-dump-%s\n", version);
 			return EXIT_OK;
 		default:
+			/* smc-tools' smc_dbg: "exit 1" when getopt fails,
+			 * not EXIT_USAGE (smc_dbg(8))
+			 */
 			return 1;
 		}
 	}

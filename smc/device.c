@@ -111,24 +111,29 @@ void smc_dev_free(struct smc_dev_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+const char *smc_pci_device_name(uint16_t device)
+{
+	switch (device) {
+	case 0x1004:
+		return "RoCE_Express";
+	case 0x1016:
+		return "RoCE_Express2";
+	case 0x101e:
+		return "RoCE_Express3";
+	case 0x04ed:
+		return "ISM";
+	}
+	return NULL;
+}
+
 /* PCI vendor IBM (ISM) and Mellanox (RoCE Express cards) */
 const char *smc_dev_type(const struct smc_dev *d)
 {
-	if (!d->has_pci)
+	const char *name = d->has_pci ? smc_pci_device_name(d->device) : NULL;
+
+	if (!name || d->vendor != (d->device == 0x04ed ? 0x1014 : 0x15b3))
 		return NULL;
-	if (d->vendor == 0x1014 && d->device == 0x04ed)
-		return "ISM";
-	if (d->vendor == 0x15b3) {
-		switch (d->device) {
-		case 0x1004:
-			return "RoCE_Express";
-		case 0x1016:
-			return "RoCE_Express2";
-		case 0x101e:
-			return "RoCE_Express3";
-		}
-	}
-	return NULL;
+	return name;
 }
 
 /* ---- smc device ---- */

@@ -47,7 +47,15 @@ struct smc_dev_list {
 int smc_dev_read(struct smc_genl *g, bool smcd, struct smc_dev_list *l);
 void smc_dev_free(struct smc_dev_list *l);
 
-/* "ISM", "RoCE_Express2", ... from the PCI ids; NULL if unknown */
+/* smc_pci_device_name() - what smc-tools calls the PCI device id
+ * @device of an SMC card: RoCE_Express (1 to 3), ISM; NULL for another
+ * id (the vendor is not looked at)
+ */
+const char *smc_pci_device_name(uint16_t device);
+
+/* "ISM", "RoCE_Express2", ... from the PCI ids, vendor too; NULL if
+ * unknown
+ */
 const char *smc_dev_type(const struct smc_dev *d);
 
 /* the kernel's name limits: IFNAMSIZ - 1, IB_DEVICE_NAME_MAX - 1 */

@@ -63,8 +63,10 @@ struct opts {
 };
 
 /* The connections' context of read -d, stats and analyze: `context
- * FILE`, else FILE.ctx beside the capture when there is one. Return: 0
- * (*@w NULL when there is none), or DUMP_EXIT_OPEN after a message.
+ * FILE`, else FILE.ctx beside the capture when there is one. A file
+ * named is read by read without -d too, which prints no context: one
+ * that cannot be read is an error there as well. Return: 0 (*@w NULL
+ * when there is none), or DUMP_EXIT_OPEN after a message.
  */
 static int load_owners(const struct opts *o, struct dump_owners **w)
 {
@@ -72,9 +74,9 @@ static int load_owners(const struct opts *o, struct dump_owners **w)
 	int rc = 0;
 
 	*w = NULL;
-	if (o->d.flags & DUMP_F_PRINT && !o->d.details)
-		return 0;
 	if (!o->context) {
+		if (o->d.flags & DUMP_F_PRINT && !o->d.details)
+			return 0;
 		if (!strcmp(o->file, "-") ||
 		    asprintf(&path, "%s.ctx", o->file) < 0)
 			return 0;

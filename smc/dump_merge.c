@@ -31,6 +31,7 @@
 #include <linux/smc_dump.h>
 #include <pcap/pcap.h>
 
+#include "pcapng_write.h"
 #include "smcdump.h"
 #include "json_print.h"
 #include "smc.h"
@@ -398,18 +399,33 @@ static int load(struct merge *m, int host)
 			break;
 		if (rc == DUMP_READ_CUT) {
 			fprintf(stderr,
-				"Error: %s (after frame %llu); merged what comes before\n",
-				err, (unsigned long long)c->frames);
+				"Error: %s: %s (after frame %llu); merged what comes before\n",
+				c->path, err, (unsigned long long)c->frames);
 			c->cut = true;
 			break;
 		}
 		if (rc == DUMP_READ_BAD) {
+			fprintf(stderr, "Warning: %s: after frame %llu: %s\n",
+				c->path, (unsigned long long)c->frames, err);
+			c->malformed++;
+			continue;
+		}
+		c->frames++;
+		if (rc == DUMP_READ_SKIP && *err)
 			fprintf(stderr, "Warning: %s\n", err);
+		/* a fraction of a second or more, before 1970, or past
+		 * what ns since 1970 hold (2262): no time to order or
+		 * write the frame by, so it is left out, not given one
+		 */
+		if (f.nsec >= NSEC || f.sec < 0 || f.sec >= INT64_MAX / NSEC) {
+			fprintf(stderr,
+				"Warning: %s: frame %llu: time %lld s %u ns is not a time; frame left out\n",
+				c->path, (unsigned long long)c->frames,
+				f.sec, f.nsec);
 			c->malformed++;
 			continue;
 		}
 		ts = (int64_t)f.sec * NSEC + f.nsec;
-		c->frames++;
 		take_frame(m, host, &f, ts);
 		if (rc != DUMP_READ_FRAME)
 			continue;
@@ -960,30 +976,11 @@ struct pcapng_out {
 	uint8_t if_host[16];
 };
 
-static int pcapng_write(FILE *f, const void *p, size_t n)
-{
-	return fwrite(p, 1, n, f) == n ? 0 : -1;
-}
-
-static void put_opt(uint8_t *b, size_t *off, uint16_t code, const void *v,
-		    uint16_t len)
-{
-	memcpy(b + *off, &code, 2);
-	memcpy(b + *off + 2, &len, 2);
-	memset(b + *off + 4, 0, (len + 3u) & ~3u);
-	memcpy(b + *off + 4, v, len);
-	*off += 4 + ((len + 3u) & ~3u);
-}
-
 /* the interface of @host and @dlt, written at first use; -1 when full */
 static int pcapng_if(struct pcapng_out *o, const struct merge *m, int host,
 		     int dlt)
 {
-	uint8_t b[1024];
-	char name[64], desc[600];
-	uint32_t v;
-	size_t off = 16;
-	uint8_t res = 9;
+	char desc[600];
 	int i;
 
 	for (i = 0; i < o->ifs; i++)
@@ -991,25 +988,9 @@ static int pcapng_if(struct pcapng_out *o, const struct merge *m, int host,
 			return i;
 	if (o->ifs == 16)
 		return -1;
-	snprintf(name, sizeof(name), "%s", host_name[host]);
-	snprintf(desc, sizeof(desc), "host %s: %.500s%s", host_name[host],
+	snprintf(desc, sizeof(desc), "host %s: %.480s%s", host_name[host],
 		 m->cap[host].path, host ? " (times corrected)" : "");
-	v = 1;
-	memcpy(b, &v, 4);
-	/* pcapng has LINKTYPE_ values: only raw IP differs from DLT_ */
-	memcpy(b + 8, &(uint16_t){ dlt == DLT_RAW ? 101 : (uint16_t)dlt }, 2);
-	memset(b + 10, 0, 2);
-	v = 262144;
-	memcpy(b + 12, &v, 4);
-	put_opt(b, &off, 2, name, (uint16_t)strlen(name));	/* if_name */
-	put_opt(b, &off, 3, desc, (uint16_t)strlen(desc));	/* if_description */
-	put_opt(b, &off, 9, &res, 1);				/* if_tsresol */
-	memset(b + off, 0, 4);					/* opt_endofopt */
-	off += 4;
-	v = (uint32_t)off + 4;
-	memcpy(b + 4, &v, 4);
-	memcpy(b + off, &v, 4);
-	if (pcapng_write(o->f, b, off + 4))
+	if (pcapng_put_idb(o->f, dlt, host_name[host], desc, 9))
 		return -2;
 	o->if_dlt[o->ifs] = dlt;
 	o->if_host[o->ifs] = (uint8_t)host;
@@ -1029,77 +1010,123 @@ static int cmp_frame(const void *x, const void *y)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-/* Return: 0, or MERGE_EXIT_OPEN */
-static int write_merged(struct merge *m, const char *path)
+/* Where OUT is written until it is whole: a new file beside it */
+struct mout {
+	const char *path;	/* OUT, "-": standard output */
+	char *tmp;		/* the file beside it, NULL for "-" */
+	int fd;
+};
+
+/* Create the temporary file of @o->path in its directory (not
+ * readable by others before it has OUT's mode). Return: 0, or
+ * MERGE_EXIT_OPEN after a message.
+ */
+static int out_create(struct mout *o)
+{
+	const char *slash = strrchr(o->path, '/');
+	int dirlen = slash ? (int)(slash - o->path) + 1 : 0;
+	mode_t mask;
+
+	if (asprintf(&o->tmp, "%.*s.%s.XXXXXX", dirlen, o->path,
+		     slash ? slash + 1 : o->path) < 0) {
+		o->tmp = NULL;
+		fprintf(stderr, "Error: out of memory\n");
+		return MERGE_EXIT_OPEN;
+	}
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
+		fprintf(stderr, "Error: cannot write %s: %s\n", o->path,
+			strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return MERGE_EXIT_OPEN;
+	}
+	/* the mode a new OUT would have had: 0666 less the umask */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(o->fd, 0666 & ~mask))
+		fprintf(stderr, "Warning: %s: %s\n", o->tmp, strerror(errno));
+	return 0;
+}
+
+/* Remove what was written of OUT */
+static void out_discard(struct mout *o)
+{
+	if (!o->tmp)
+		return;
+	if (o->fd >= 0)
+		close(o->fd);
+	unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	o->fd = -1;
+}
+
+/* Return: 0, MERGE_EXIT_MALFORMED when frames were left out, or
+ * MERGE_EXIT_OPEN (OUT not written; a file, then left as it was)
+ */
+static int write_merged(struct merge *m, struct mout *mo)
 {
 	struct pcapng_out o = { 0 };
-	uint8_t shb[28];
-	uint32_t v;
+	uint64_t early = 0;
 	size_t i;
 	int bad = 0;
 
-	o.f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+	o.f = fdopen(mo->fd, "wb");
 	if (!o.f) {
-		fprintf(stderr, "Error: cannot write %s: %s\n", path,
+		fprintf(stderr, "Error: cannot write %s: %s\n", mo->path,
 			strerror(errno));
+		out_discard(mo);
 		return MERGE_EXIT_OPEN;
 	}
 	sort_m = m;
 	if (m->nframes)
 		qsort(m->frames, m->nframes, sizeof(*m->frames), cmp_frame);
-	v = 0x0A0D0D0A;
-	memcpy(shb, &v, 4);
-	v = 28;
-	memcpy(shb + 4, &v, 4);
-	v = 0x1A2B3C4D;
-	memcpy(shb + 8, &v, 4);
-	memcpy(shb + 12, &(uint16_t){ 1 }, 2);
-	memcpy(shb + 14, &(uint16_t){ 0 }, 2);
-	memset(shb + 16, 0xff, 8);
-	v = 28;
-	memcpy(shb + 24, &v, 4);
-	bad |= pcapng_write(o.f, shb, 28);
+	bad |= pcapng_put_shb(o.f);
 	for (i = 0; i < m->nframes && !bad; i++) {
 		const struct mframe *fr = &m->frames[i];
 		int64_t t = fr->host ? fr->ts - m->d : fr->ts;
-		static const uint8_t pad[4];
-		uint32_t h[7], blen, padn = ((fr->caplen + 3) & ~3u) - fr->caplen;
-		int ifc = pcapng_if(&o, m, fr->host, fr->dlt);
+		int ifc;
 
-		if (ifc == -1) {
+		if (t < 0) {
+			/* pcapng has no time before 1970: said, not
+			 * written as another time
+			 */
 			fprintf(stderr,
-				"Error: more than 16 link types: cannot write %s\n",
-				path);
-			bad = 1;
-			break;
+				"Warning: %s: frame %llu: before 1970 on A's clock (%lld ns); left out of %s\n",
+				m->cap[fr->host].path,
+				(unsigned long long)fr->idx, (long long)t,
+				mo->path);
+			early++;
+			continue;
 		}
+		ifc = pcapng_if(&o, m, fr->host, fr->dlt);
+		if (ifc == -1)
+			fprintf(stderr, "Error: more than 16 link types\n");
 		if (ifc < 0) {
 			bad = 1;
 			break;
 		}
-		if (t < 0)
-			t = 0;
-		blen = 28 + fr->caplen + padn + 4;
-		h[0] = 6;
-		h[1] = blen;
-		h[2] = (uint32_t)ifc;
-		h[3] = (uint32_t)((uint64_t)t >> 32);
-		h[4] = (uint32_t)t;
-		h[5] = fr->caplen;
-		h[6] = fr->caplen;
-		bad |= pcapng_write(o.f, h, sizeof(h));
-		bad |= pcapng_write(o.f, fr->data, fr->caplen);
-		bad |= pcapng_write(o.f, pad, padn);
-		bad |= pcapng_write(o.f, &blen, 4);
+		bad |= pcapng_put_epb(o.f, (uint32_t)ifc, (uint64_t)t,
+				      fr->data, fr->caplen, fr->caplen);
 	}
 	bad |= fflush(o.f) || ferror(o.f);
-	if (o.f != stdout)
-		bad |= fclose(o.f) != 0;
+	bad |= fclose(o.f) != 0;
+	mo->fd = -1;
 	if (bad) {
-		fprintf(stderr, "Error: cannot write %s\n", path);
+		fprintf(stderr, "Error: cannot write %s\n", mo->path);
+	} else if (mo->tmp && rename(mo->tmp, mo->path)) {
+		fprintf(stderr, "Error: cannot write %s: %s\n", mo->path,
+			strerror(errno));
+		bad = 1;
+	}
+	if (bad) {
+		out_discard(mo);
 		return MERGE_EXIT_OPEN;
 	}
-	return 0;
+	free(mo->tmp);
+	mo->tmp = NULL;
+	return early ? MERGE_EXIT_MALFORMED : 0;
 }
 
 static void usage_merge(FILE *f)
@@ -1128,9 +1155,10 @@ static void usage_merge(FILE *f)
  */
 int dump_merge(int argc, char **argv)
 {
+	struct mout mo = { NULL, NULL, -1 };
 	struct merge m = { 0 };
 	const char *pos[2], *out = NULL;
-	int npos = 0, rc = MERGE_EXIT_OK, h, i;
+	int npos = 0, rc = MERGE_EXIT_OK, h, i, wrc;
 	struct stat si, so;
 	size_t k;
 
@@ -1195,6 +1223,26 @@ int dump_merge(int argc, char **argv)
 			}
 		}
 	}
+	/* OUT is made beside it and renamed over it once whole: an error
+	 * leaves no partial OUT. write -: the pcapng alone on standard
+	 * output, the report on standard error
+	 */
+	mo.path = out;
+	if (out && strcmp(out, "-")) {
+		rc = out_create(&mo);
+		if (rc)
+			return rc;
+	} else if (out) {
+		fflush(stdout);
+		mo.fd = dup(STDOUT_FILENO);
+		if (mo.fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			fprintf(stderr, "Error: cannot write -: %s\n",
+				strerror(errno));
+			if (mo.fd >= 0)
+				close(mo.fd);
+			return MERGE_EXIT_OPEN;
+		}
+	}
 	m.cap[0].path = pos[0];
 	m.cap[1].path = pos[1];
 	m.keep_frames = out != NULL;
@@ -1257,9 +1305,15 @@ int dump_merge(int argc, char **argv)
 	for (h = 0; h < 2; h++)
 		if (m.cap[h].malformed || m.cap[h].cut)
 			rc = MERGE_EXIT_MALFORMED;
-	if (out && write_merged(&m, out))
-		rc = MERGE_EXIT_OPEN;
+	if (out) {
+		wrc = write_merged(&m, &mo);
+		if (wrc == MERGE_EXIT_OPEN || (wrc && !rc))
+			rc = wrc;
+	}
 out:
+	out_discard(&mo);
+	if (!mo.tmp && mo.fd >= 0)
+		close(mo.fd);
 	for (h = 0; h < 2; h++) {
 		free(m.cap[h].ends);
 		free(m.cap[h].clc);

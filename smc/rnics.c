@@ -27,6 +27,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -34,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "json_print.h"
 #include "smc.h"
@@ -87,6 +89,45 @@ const char *smc_sysfs_root(void)
 }
 
 /*
+ * open_attr() - open ROOT/@rel with @flags, a regular file only: a FIFO
+ * or a device planted in a (fake) tree would block or be written to;
+ * O_NONBLOCK, so that the open of a FIFO does not wait for a writer
+ *
+ * Return: the descriptor, -1 when there is none to use.
+ */
+static int open_attr(const char *rel, int flags)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", smc_sysfs_root(), rel);
+	fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* read_bytes() - up to @size raw bytes of a file; the count, -1 error */
+static int read_bytes(char *buf, size_t size, const char *rel)
+{
+	size_t n = 0;
+	ssize_t got;
+	int fd = open_attr(rel, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while (n < size && (got = read(fd, buf + n, size - n)) > 0)
+		n += got;
+	close(fd);
+	return (int)n;
+}
+
+/*
  * read_attr() - the first line of sysfs file ROOT/@fmt... into @buf
  * (@size bytes, NUL-terminated, newline removed)
  *
@@ -96,39 +137,51 @@ static int read_attr(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int read_attr(char *buf, size_t size, const char *fmt, ...)
 {
-	char path[PATH_MAX], rel[PATH_MAX];
+	char rel[PATH_MAX];
 	va_list ap;
-	size_t n;
-	FILE *f;
+	int n;
 
 	va_start(ap, fmt);
 	vsnprintf(rel, sizeof(rel), fmt, ap);
 	va_end(ap);
-	snprintf(path, sizeof(path), "%s/%s", smc_sysfs_root(), rel);
-	f = fopen(path, "re");
-	if (!f)
+	n = read_bytes(buf, size - 1, rel);
+	if (n < 0)
 		return -1;
-	n = fread(buf, 1, size - 1, f);
-	fclose(f);
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return (int)strlen(buf);
 }
 
-/* read_bytes() - up to @size raw bytes of a file; the count, -1 error */
-static int read_bytes(char *buf, size_t size, const char *rel)
+/*
+ * hex_attr() - @s as sysfs writes a hex value: "0x" and 1 to @digits hex
+ * digits, nothing else. Anything else is garbage, which both the table
+ * and JSON show as unknown (so that they agree).
+ */
+static bool hex_attr(const char *s, int digits, unsigned long *v)
 {
-	char path[PATH_MAX];
-	size_t n;
-	FILE *f;
+	int n;
 
-	snprintf(path, sizeof(path), "%s/%s", smc_sysfs_root(), rel);
-	f = fopen(path, "re");
-	if (!f)
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	for (n = 0; get_hex(s[2 + n]) >= 0; n++)
+		;
+	if (!n || n > digits || s[2 + n])
+		return false;
+	*v = strtoul(s + 2, NULL, 16);
+	return true;
+}
+
+/* dec_attr() - @s a decimal number 0 to 65535, nothing else; -1 if not */
+static int dec_attr(const char *s)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
 		return -1;
-	n = fread(buf, 1, size, f);
-	fclose(f);
-	return (int)n;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	return errno || *end || v > 65535 ? -1 : (int)v;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -166,36 +219,45 @@ static int list_dir(char (*names)[NAME_LEN], int max, const char *rel)
 /* ebcdic() - the IBM-1047 byte @c in ASCII: letters, digits, blank; '?' */
 static char ebcdic(unsigned char c)
 {
-	if (c == 0x40 || c == 0x00)
-		return ' ';
-	if (c >= 0xc1 && c <= 0xc9)
-		return 'A' + c - 0xc1;
-	if (c >= 0xd1 && c <= 0xd9)
-		return 'J' + c - 0xd1;
-	if (c >= 0xe2 && c <= 0xe9)
-		return 'S' + c - 0xe2;
-	if (c >= 0x81 && c <= 0x89)
-		return 'a' + c - 0x81;
-	if (c >= 0x91 && c <= 0x99)
-		return 'j' + c - 0x91;
-	if (c >= 0xa2 && c <= 0xa9)
-		return 's' + c - 0xa2;
-	if (c >= 0xf0 && c <= 0xf9)
-		return '0' + c - 0xf0;
-	if (c == 0x6d)
-		return '_';
-	if (c == 0x60)
-		return '-';
-	if (c == 0x4b)
-		return '.';
+	/* runs of IBM-1047 codes and the ASCII of their first */
+	static const struct {
+		unsigned char lo, hi;
+		char ascii;
+	} runs[] = {
+		{ 0xc1, 0xc9, 'A' }, { 0xd1, 0xd9, 'J' }, { 0xe2, 0xe9, 'S' },
+		{ 0x81, 0x89, 'a' }, { 0x91, 0x99, 'j' }, { 0xa2, 0xa9, 's' },
+		{ 0xf0, 0xf9, '0' }, { 0x6d, 0x6d, '_' }, { 0x60, 0x60, '-' },
+		{ 0x4b, 0x4b, '.' }, { 0x40, 0x40, ' ' }, { 0x00, 0x00, ' ' },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(runs); i++)
+		if (c >= runs[i].lo && c <= runs[i].hi)
+			return runs[i].ascii + (c - runs[i].lo);
 	return '?';
 }
 
-static void strip_0x(char *dst, size_t size, const char *src)
+/* A hex attribute of @digits digits at most into @dst without "0x",
+ * lower case; "" when it is absent or garbage
+ */
+static void hex_text(char *dst, size_t size, int digits, const char *rel,
+		     const char *name)
 {
-	if (src[0] == '0' && (src[1] == 'x' || src[1] == 'X'))
-		src += 2;
-	snprintf(dst, size, "%s", src);
+	char buf[80];
+	unsigned long v;
+
+	dst[0] = '\0';
+	if (read_attr(buf, sizeof(buf), "%s/%s", rel, name) > 0 &&
+	    hex_attr(buf, digits, &v))
+		snprintf(dst, size, "%0*lx", digits, v);
+}
+
+/* @r as nothing known of it yet */
+static void rnic_init(struct rnic *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->power = -1;
+	r->zport = -1;
 }
 
 /* The interfaces and RDMA device of PCI function @r (dir @rel) */
@@ -212,7 +274,7 @@ static void read_ifaces(struct rnic *r, const char *rel)
 		r->dev_port[i] = -1;
 		if (read_attr(buf, sizeof(buf), "%s/net/%s/dev_port", rel,
 			      r->net[i]) > 0)
-			r->dev_port[i] = atoi(buf);
+			r->dev_port[i] = dec_attr(buf);
 	}
 	snprintf(sub, sizeof(sub), "%s/infiniband", rel);
 	n = list_dir(ibs, MAX_NAMES, sub);
@@ -228,7 +290,8 @@ static void read_ifaces(struct rnic *r, const char *rel)
 	if (read_attr(buf, sizeof(buf), "%s/infiniband/%s/fw_ver", rel,
 		      r->ib) > 0) {
 		buf[strcspn(buf, ".")] = '\0';
-		snprintf(r->fw_major, sizeof(r->fw_major), "%s", buf);
+		if (dec_attr(buf) >= 0)
+			snprintf(r->fw_major, sizeof(r->fw_major), "%s", buf);
 	}
 }
 
@@ -239,29 +302,26 @@ static bool read_pci(struct rnic *r, const char *bdf)
 	unsigned char raw[64];
 	int i, n;
 
-	memset(r, 0, sizeof(*r));
-	r->power = -1;
-	r->zport = -1;
+	rnic_init(r);
 	snprintf(rel, sizeof(rel), "bus/pci/devices/%s", bdf);
 	snprintf(r->pci_id, sizeof(r->pci_id), "%s", bdf);
-	if (read_attr(buf, sizeof(buf), "%s/function_id", rel) > 0) {
+	/* each value as sysfs writes it, else unknown (hex_attr()) */
+	if (read_attr(buf, sizeof(buf), "%s/function_id", rel) > 0 &&
+	    hex_attr(buf, 8, &r->fid)) {
 		r->s390 = true;
-		r->fid = strtoul(buf, NULL, 16);
 		r->power = 1;
 	}
-	if (read_attr(buf, sizeof(buf), "%s/vendor", rel) > 0)
-		strip_0x(r->vendor, sizeof(r->vendor), buf);
-	if (read_attr(buf, sizeof(buf), "%s/device", rel) > 0)
-		strip_0x(r->device, sizeof(r->device), buf);
-	if (read_attr(buf, sizeof(buf), "%s/pchid", rel) > 0)
-		strip_0x(r->pchid, sizeof(r->pchid), buf);
-	read_attr(r->pft, sizeof(r->pft), "%s/pft", rel);
-	if (read_attr(buf, sizeof(buf), "%s/vfn", rel) > 0) {
-		r->vfn = strtoul(buf, NULL, 16);
+	hex_text(r->vendor, sizeof(r->vendor), 4, rel, "vendor");
+	hex_text(r->device, sizeof(r->device), 4, rel, "device");
+	hex_text(r->pchid, sizeof(r->pchid), 4, rel, "pchid");
+	hex_text(buf, sizeof(buf), 2, rel, "pft");
+	if (buf[0])
+		snprintf(r->pft, sizeof(r->pft), "0x%s", buf);
+	if (read_attr(buf, sizeof(buf), "%s/vfn", rel) > 0 &&
+	    hex_attr(buf, 8, &r->vfn))
 		r->have_vfn = true;
-	}
 	if (read_attr(buf, sizeof(buf), "%s/port", rel) > 0)
-		r->zport = atoi(buf);
+		r->zport = dec_attr(buf);
 	snprintf(buf, sizeof(buf), "%s/util_string", rel);
 	n = read_bytes((char *)raw, sizeof(raw), buf);
 	for (i = 0; i < n && (size_t)i < sizeof(r->util) - 1; i++)
@@ -279,9 +339,7 @@ static void read_soft(struct rnic *r, const char *ib)
 	char ports[MAX_NAMES][NAME_LEN];
 	int i;
 
-	memset(r, 0, sizeof(*r));
-	r->power = -1;
-	r->zport = -1;
+	rnic_init(r);
 	r->soft = true;
 	r->nnet = -1;
 	snprintf(r->ib, sizeof(r->ib), "%s", ib);
@@ -402,7 +460,7 @@ static int emit(struct table *t, const struct rnic *r,
 		 "%s  %-5s  %-12s  %-4s   %-15s  %-4s  %-3s  %-4s  %-17s  %s",
 		 fid, r->power == 0 ? "0" : "1",
 		 r->soft ? "n/a" : r->power == 0 ? "" : r->pci_id,
-		 r->s390 || r->power == 0 ? r->pchid : "n/a",
+		 r->power == 0 || (r->s390 && r->pchid[0]) ? r->pchid : "n/a",
 		 w->type, w->pft, w->vf, w->port, w->pnetid, w->iface);
 	return 0;
 }
@@ -431,9 +489,13 @@ static int rows_of(struct table *t, const struct rnic *r,
 
 	if (r->power == 0)
 		return o->all ? emit(t, r, o, "", "", "", "", "") : 0;
-	snprintf(type, sizeof(type), "%s:%s", r->vendor, r->device);
-	snprintf(pft, sizeof(pft), "%s", r->s390 ? r->pft : "n/a");
-	snprintf(vf, sizeof(vf), "%s", r->s390 ? "" : "n/a");
+	if (r->vendor[0] && r->device[0])
+		snprintf(type, sizeof(type), "%s:%s", r->vendor, r->device);
+	else
+		snprintf(type, sizeof(type), "n/a");
+	/* unknown (absent, or garbage) as n/a, as JSON's null */
+	snprintf(pft, sizeof(pft), "%s", r->s390 && r->pft[0] ? r->pft : "n/a");
+	snprintf(vf, sizeof(vf), "%s", r->s390 && r->have_vfn ? "" : "n/a");
 	if (r->soft) {
 		soft_type(r, type, sizeof(type));
 	} else if (r->s390 && !o->raw) {
@@ -466,8 +528,10 @@ static int rows_of(struct table *t, const struct rnic *r,
 		}
 		if (known && strcmp(r->pft, "0x0f"))
 			snprintf(vf, sizeof(vf), "y");
-		else
+		else if (r->have_vfn)
 			snprintf(vf, sizeof(vf), "%s", r->vfn ? "y" : "n");
+		else
+			snprintf(vf, sizeof(vf), "n/a");
 		if (!known && !o->all)
 			return 0;
 	} else if (r->s390 && r->have_vfn) {
@@ -500,6 +564,22 @@ static int rows_of(struct table *t, const struct rnic *r,
 	return 0;
 }
 
+/* Room for one more function after the @have of *@v: the new one, or
+ * NULL (*@v freed)
+ */
+static struct rnic *more(struct rnic **v, int have)
+{
+	struct rnic *p = realloc(*v, (have + 1) * sizeof(*p));
+
+	if (!p) {
+		free(*v);
+		*v = NULL;
+		return NULL;
+	}
+	*v = p;
+	return &p[have];
+}
+
 /* All functions of sysfs into @rn (*@n of them; free()) */
 static int read_all(struct rnic **rn, int *n)
 {
@@ -522,23 +602,22 @@ static int read_all(struct rnic **rn, int *n)
 		bool found = false;
 
 		snprintf(rel, sizeof(rel), "bus/pci/slots/%s/power", names[i]);
-		if (read_attr(buf, sizeof(buf), "%s", rel) <= 0 ||
-		    atoi(buf) != 0)
+		if (strlen(names[i]) != 8 ||
+		    strspn(names[i], "0123456789abcdefABCDEF") != 8 ||
+		    read_attr(buf, sizeof(buf), "%s", rel) <= 0 ||
+		    strcmp(buf, "0"))
 			continue;
 		for (j = 0; j < have; j++)
 			found |= v[j].s390 && v[j].fid == fid;
 		if (found)
 			continue;
-		p = realloc(v, (have + 1) * sizeof(*v));
-		if (!p) {
-			free(v);
+		p = more(&v, have);
+		if (!p)
 			return -1;
-		}
-		v = p;
-		memset(&v[have], 0, sizeof(v[0]));
-		v[have].s390 = true;
-		v[have].fid = fid;
-		v[have].zport = -1;
+		rnic_init(p);
+		p->s390 = true;
+		p->fid = fid;
+		p->power = 0;
 		have++;
 	}
 	/* soft RDMA devices: no device link to a PCI function */
@@ -552,13 +631,11 @@ static int read_all(struct rnic **rn, int *n)
 			found |= !strcmp(v[j].ib, names[i]);
 		if (found || !access(rel, F_OK))
 			continue;
-		p = realloc(v, (have + 1) * sizeof(*v));
-		if (!p) {
-			free(v);
+		p = more(&v, have);
+		if (!p)
 			return -1;
-		}
-		v = p;
-		read_soft(&v[have++], names[i]);
+		read_soft(p, names[i]);
+		have++;
 	}
 	*rn = v;
 	*n = have;
@@ -743,12 +820,12 @@ static int parse_fid(const char *arg, unsigned long *fid)
 static int set_power(unsigned long fid, int on)
 {
 	const char *what = on ? "enable" : "disable";
-	char path[PATH_MAX], buf[16];
-	FILE *f;
-	int err;
+	char rel[PATH_MAX], buf[16];
+	int fd, len;
+	bool bad;
 
-	if (read_attr(buf, sizeof(buf), "bus/pci/slots/%08lx/power",
-		      fid) <= 0) {
+	snprintf(rel, sizeof(rel), "bus/pci/slots/%08lx/power", fid);
+	if (read_attr(buf, sizeof(buf), "%s", rel) <= 0) {
 		fprintf(stderr, "Error: FID %lx does not exist\n", fid);
 		return 5;
 	}
@@ -756,16 +833,12 @@ static int set_power(unsigned long fid, int on)
 		fprintf(stderr, "Error: FID %lx is already %sd\n", fid, what);
 		return 6;
 	}
-	snprintf(path, sizeof(path), "%s/bus/pci/slots/%08lx/power",
-		 smc_sysfs_root(), fid);
-	f = fopen(path, "we");
-	if (!f) {
-		fprintf(stderr, "Error: Failed to %s FID %lx\n", what, fid);
-		return 7;
-	}
-	fprintf(f, "%d\n", on);
-	err = fclose(f);
-	if (err) {
+	len = snprintf(buf, sizeof(buf), "%d\n", on);
+	fd = open_attr(rel, O_WRONLY | O_TRUNC);
+	bad = fd < 0 || write(fd, buf, len) != len;
+	if (fd >= 0 && close(fd))
+		bad = true;
+	if (bad) {
 		fprintf(stderr, "Error: Failed to %s FID %lx\n", what, fid);
 		return 7;
 	}

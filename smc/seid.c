@@ -84,20 +84,28 @@ static void trim(char *s)
 		s[--len] = '\0';
 }
 
-static int seid_show(int argc, char **argv)
+/* No word after the subcommand, then the generic netlink socket @g.
+ * Return: 0, or the exit status after the message.
+ */
+static int seid_open(int argc, char **argv, struct smc_genl *g)
 {
-	struct smc_genl g;
-	struct smc_seid s;
-	int err;
-
 	if (argc > 0) {
 		fprintf(stderr,
 			"Error: unexpected argument \"%s\", try \"smc seid help\".\n",
 			argv[0]);
 		return EXIT_USAGE;
 	}
-	if (smc_genl_open(&g))
-		return EXIT_FAIL;
+	return smc_genl_open(g) ? EXIT_FAIL : 0;
+}
+
+static int seid_show(int argc, char **argv)
+{
+	struct smc_seid s;
+	struct smc_genl g;
+	int err = seid_open(argc, argv, &g);
+
+	if (err)
+		return err;
 	err = smc_seid_read(&g, &s);
 	if (err == -EBADMSG) {
 		smc_genl_close(&g);
@@ -145,16 +153,10 @@ static int seid_change(bool enable, int argc, char **argv)
 {
 	const char *what = enable ? "enable" : "disable";
 	struct smc_genl g;
-	int err;
+	int err = seid_open(argc, argv, &g);
 
-	if (argc > 0) {
-		fprintf(stderr,
-			"Error: unexpected argument \"%s\", try \"smc seid help\".\n",
-			argv[0]);
-		return EXIT_USAGE;
-	}
-	if (smc_genl_open(&g))
-		return EXIT_FAIL;
+	if (err)
+		return err;
 	err = smc_seid_set(&g, enable);
 	switch (err) {
 	case 0:

@@ -118,16 +118,10 @@ static int request_failed(int err)
 /* smc-tools' names of the PCI device ids (dev.c's smc_ib_dev_type()) */
 static const char *tools_dev_type(uint16_t device, char *buf, size_t size)
 {
-	switch (device) {
-	case 0x1004:
-		return "RoCE_Express";
-	case 0x1016:
-		return "RoCE_Express2";
-	case 0x101e:
-		return "RoCE_Express3";
-	case 0x04ed:
-		return "ISM";
-	}
+	const char *name = smc_pci_device_name(device);
+
+	if (name)
+		return name;
 	snprintf(buf, size, "%#x", device);
 	return buf;
 }

@@ -479,7 +479,9 @@ static int pcap_next_frame(struct dump_reader *r, struct dump_frame *fr,
 
 	rc = pcap_next_ex(r->pcap, &h, &data);
 	if (rc == 1) {
-		/* nanoseconds: the precision asked for. The file's seconds
+		uint64_t ns = (uint32_t)h->ts.tv_usec;
+
+		/* The file's seconds
 		 * are 32 bits, read signed (-1 is 1969-12-31 23:59:59):
 		 * libpcap hands them on signed from a file of this machine's
 		 * byte order, but unsigned (0xffffffff, 2106) from one it
@@ -487,7 +489,12 @@ static int pcap_next_frame(struct dump_reader *r, struct dump_frame *fr,
 		 * round; the same bits must give the same time on both.
 		 */
 		fr->sec = (int32_t)(uint32_t)h->ts.tv_sec;
-		fr->nsec = (uint32_t)h->ts.tv_usec;
+		/* the file's fraction as it is: 1000000000 ns or more is no
+		 * time (the decoder's bogus-time), kept so up to UINT32_MAX
+		 */
+		if (r->ns_digits == 6)
+			ns *= 1000;
+		fr->nsec = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 		fr->data = data;
 		fr->caplen = h->caplen;
 		fr->dlt = r->dlt;
@@ -562,8 +569,16 @@ static struct dump_reader *open_pcap(struct dump_reader *r,
 	}
 	r->own = false;		/* the FILE closes it now */
 	setvbuf(f, NULL, _IOFBF, 1 << 18);
+	r->ns_digits = got == 4 && (get_be32(magic) == PCAP_MAGIC_NSEC ||
+				    get_le32(magic) == PCAP_MAGIC_NSEC) ? 9 : 6;
+	/* a microsecond file in microseconds: libpcap's scaling to ns
+	 * is 32 bits wide, and would turn a ts_usec of 4294968 or more
+	 * (no time) into a fraction of a second (pcap_next_frame())
+	 */
 	r->pcap = pcap_fopen_offline_with_tstamp_precision(f,
-			PCAP_TSTAMP_PRECISION_NANO, errbuf);
+			r->ns_digits == 9 ? PCAP_TSTAMP_PRECISION_NANO :
+					    PCAP_TSTAMP_PRECISION_MICRO,
+			errbuf);
 	if (!r->pcap) {
 		say(err, errlen, "%s: %s", r->name, errbuf);
 		fclose(f);
@@ -576,8 +591,6 @@ static struct dump_reader *open_pcap(struct dump_reader *r,
 		    name ? name : "unknown", r->dlt);
 		goto fail;
 	}
-	r->ns_digits = got == 4 && (get_be32(magic) == PCAP_MAGIC_NSEC ||
-				    get_le32(magic) == PCAP_MAGIC_NSEC) ? 9 : 6;
 	return r;
 fail:
 	dump_reader_close(r);

@@ -96,6 +96,15 @@ has_lines() {
 	[ -e "$1" ] && [ "$(wc -l <"$1")" -eq "$2" ]
 }
 
+# holds_open PID FILE: process PID has FILE open
+holds_open() {
+	local fd
+	for fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$fd")" = "$2" ] && return 0
+	done
+	return 1
+}
+
 # line FILE INODE: the line of INODE, without first_seen (compact jq)
 line() {
 	jq -c "select(.inode == $2) | del(.first_seen)" "$1"
@@ -163,6 +172,28 @@ want() {
 	[ "$(jq -r .pid "$T/c3.ctx")" = 100 ]
 }
 
+@test "context: a comm and a cgroup of bytes 0x80 and up: the line is ASCII JSON, the bytes come back in stats" {
+	sockets "active r 5001 0x1001 10.0.0.1 40000 10.0.0.2 5201"
+	# comm: UTF-8 "café"; cgroup: 0xff, no UTF-8 at all
+	process 100 $'caf\xc3\xa9' 4026532100 $'/x\xff' 5001
+	collect interval 50 "$T/c8.ctx"
+	wait_line "$T/c8.ctx" '"inode":5001'
+	stop_collect
+	# ASCII only, so valid UTF-8; each byte its own \u00XX escape
+	run -1 grep -qP '[^\x00-\x7f]' "$T/c8.ctx"
+	grep -qF '"comm":"caf\u00c3\u00a9"' "$T/c8.ctx"
+	grep -qF '"cgroup":"/x\u00ff"' "$T/c8.ctx"
+	# the documented way back to the bytes
+	run -0 python3 -c 'import json, sys; o = json.loads(open(sys.argv[1], encoding="ascii").read()); print(o["comm"].encode("latin-1").hex(), o["cgroup"].encode("latin-1").hex())' "$T/c8.ctx"
+	[ "$output" = "636166c3a9 2f78ff" ]
+	# and smc dump's reader: the same bytes, \xNN in text, JSON as it is
+	echo "data dir=tx token=0x1001 len=10" | "$GEN" "$T/c8.pcap"
+	run -0 --separate-stderr "$SMC" dump stats context "$T/c8.ctx" "$T/c8.pcap"
+	printf '%s\n' "$output" | grep -qxF 'smcr token 0x00001001 10.0.0.1:40000 <-> 10.0.0.2:5201 pid 100 comm caf\xc3\xa9 netns 4026532100 cgroup /x\xff'
+	run -0 --separate-stderr "$SMC" -j dump stats context "$T/c8.ctx" "$T/c8.pcap"
+	[ "$(jq -r '.[0].connections[0].comm' <<<"$output")" = 'café' ]
+}
+
 @test "context: sock_diag fails: the collector says so and ends with 1" {
 	export SOCKET_FAKE_ERR=43:2
 	run -1 --separate-stderr env SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
@@ -171,6 +202,25 @@ want() {
 	[ "${stderr_lines[0]}" = "Error: cannot dump the SMC sockets: no SMC socket diagnostics (smc_diag) in the running kernel" ]
 	[ "${stderr_lines[1]}" = "smc dump: warning: no connection context from now on ($T/c4.ctx stays as it is)" ]
 	[ ! -s "$T/c4.ctx" ]
+}
+
+@test "context: a run that fails before its first line leaves the file as it was, and creates none" {
+	echo '{"token":"0x00001001","pid":1}' >"$T/c9.ctx"
+	run -1 --separate-stderr env SOCKET_FAKE_ERR=43:2 SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
+		LD_PRELOAD="$FAKE_SO" "$SMC" dump context "$T/c9.ctx"
+	[ "${stderr_lines[1]}" = "smc dump: warning: no connection context from now on ($T/c9.ctx stays as it is)" ]
+	[ "$(cat "$T/c9.ctx")" = '{"token":"0x00001001","pid":1}' ]
+	run -1 --separate-stderr env SOCKET_FAKE_ERR=43:2 SMC_DUMP_PROC_DIR="$P" SOCKET_FAKE_DIR="$K" \
+		LD_PRELOAD="$FAKE_SO" "$SMC" dump context "$T/c9-new.ctx"
+	[ ! -e "$T/c9-new.ctx" ]
+	# a run that ends well replaces the file, also with no line
+	sockets "listen r 5000 0 10.0.0.1 5201 - 0"
+	collect interval 20 "$T/c9.ctx"
+	# open: its signals are blocked by then
+	wait_for "the collector to open the file" holds_open "$CPID" "$T/c9.ctx"
+	[ -s "$T/c9.ctx" ]
+	stop_collect
+	[ ! -s "$T/c9.ctx" ] && [ -f "$T/c9.ctx" ]
 }
 
 @test "context: the file must be a regular file: a symbolic link or a FIFO is refused at once, its target kept" {
@@ -336,6 +386,12 @@ O3=" pid 700 comm late netns 4026532100 cgroup /user.slice"
 @test "context: a context file that cannot be read is an error (3); context is no keyword of follow" {
 	cap "$T/d6.pcap"
 	run -3 --separate-stderr "$SMC" dump stats context "$T/none.ctx" "$T/d6.pcap"
+	[ "$stderr" = "Error: the connections' context: $T/none.ctx: No such file or directory" ]
+	[ -z "$output" ]
+	# read, with -d or without (which prints no context), the same
+	run -3 --separate-stderr "$SMC" dump read -d context "$T/none.ctx" "$T/d6.pcap"
+	[ "$stderr" = "Error: the connections' context: $T/none.ctx: No such file or directory" ]
+	run -3 --separate-stderr "$SMC" dump read context "$T/none.ctx" "$T/d6.pcap"
 	[ "$stderr" = "Error: the connections' context: $T/none.ctx: No such file or directory" ]
 	[ -z "$output" ]
 	run -2 --separate-stderr "$SMC" dump stats context

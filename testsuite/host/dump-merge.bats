@@ -183,8 +183,18 @@ mj() {
 	# cut in its last frame: what comes before is merged, status 1
 	head -c $(($(stat -c %s "$T/b.pcap") - 5)) "$T/b.pcap" >"$T/cut.pcap"
 	run -1 --separate-stderr "$SMC" -j dump merge "$T/a.pcap" "$T/cut.pcap"
-	[[ "$stderr" == "Error: "*"(after frame 13); merged what comes before" ]]
+	[[ "$stderr" == "Error: $T/cut.pcap: "*"(after frame 13); merged what comes before" ]]
 	[ "$(jq '.[0].connections | length' <<<"$output")" -eq 3 ]
+	# a pcapng frame of an interface never described: the warning names
+	# the capture (and the frame it follows)
+	printf 'data dir=rx token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 offset=0 len=60\n%s\n' \
+		'data dir=rx token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000 offset=60 len=40' |
+		"$GEN" -g -s 2.5 "$BATS_TEST_TMPDIR/ng.pcapng"
+	# the first frame's Enhanced Packet Block (after the 28-byte SHB and
+	# the 32-byte IDB): interface 7
+	printf '\x07' | dd of="$BATS_TEST_TMPDIR/ng.pcapng" bs=1 seek=68 conv=notrunc status=none
+	run -1 --separate-stderr "$SMC" dump merge "$T/a.pcap" "$BATS_TEST_TMPDIR/ng.pcapng"
+	[ "${stderr_lines[0]}" = "Warning: $BATS_TEST_TMPDIR/ng.pcapng: after frame 0: frame of pcapng interface 7, which is not described" ]
 	run -2 "$SMC" dump merge "$T/a.pcap"
 	[[ "$output" == "Error: two captures expected"* ]]
 	run -2 "$SMC" dump merge "$T/a.pcap" "$T/b.pcap" "$T/b.pcap"
@@ -205,6 +215,81 @@ mj() {
 	run -2 "$SMC" dump merge write "$T/a2-link.pcap" "$T/b.pcap" "$T/a2.pcap"
 	[ "$output" = "Error: write $T/a2-link.pcap: that is the capture $T/a2.pcap itself" ]
 	[ "$(sha256sum <"$T/a2.pcap")" = "$sum" ]
+}
+
+@test "merge write: an error leaves OUT as it was, and no file beside it" {
+	mkdir "$BATS_TEST_TMPDIR/o"
+	echo keep >"$BATS_TEST_TMPDIR/o/m.pcapng"
+	# writes fail past 1 KiB (EFBIG, SIGXFSZ ignored): the merged file
+	# is larger
+	run -3 --separate-stderr bash -c 'trap "" XFSZ; ulimit -f 1; exec "$@" >/dev/null' - \
+		"$SMC" dump merge write "$BATS_TEST_TMPDIR/o/m.pcapng" "$T/a.pcap" "$T/b.pcap"
+	[[ "$stderr" == *"Error: cannot write $BATS_TEST_TMPDIR/o/m.pcapng"* ]]
+	[ "$(cat "$BATS_TEST_TMPDIR/o/m.pcapng")" = keep ]
+	run -3 --separate-stderr bash -c 'trap "" XFSZ; ulimit -f 1; exec "$@" >/dev/null' - \
+		"$SMC" dump merge write "$BATS_TEST_TMPDIR/o/new.pcapng" "$T/a.pcap" "$T/b.pcap"
+	[ "$(ls -A "$BATS_TEST_TMPDIR/o")" = m.pcapng ]
+	# the captures cannot be merged: nothing written either
+	run -4 --separate-stderr "$SMC" dump merge write "$BATS_TEST_TMPDIR/o/m.pcapng" "$T/a.pcap" "$T/a.pcap"
+	[ "$(cat "$BATS_TEST_TMPDIR/o/m.pcapng")" = keep ]
+	[ "$(ls -A "$BATS_TEST_TMPDIR/o")" = m.pcapng ]
+	# a good run replaces it, with the mode a new file gets
+	run -0 --separate-stderr bash -c 'umask 027; exec "$@"' - \
+		"$SMC" dump merge write "$BATS_TEST_TMPDIR/o/m.pcapng" "$T/a.pcap" "$T/b.pcap"
+	[ "$(ls -A "$BATS_TEST_TMPDIR/o")" = m.pcapng ]
+	[ "$(stat -c %a "$BATS_TEST_TMPDIR/o/m.pcapng")" = 640 ]
+	run -0 --separate-stderr "$SMC" -j dump read "$BATS_TEST_TMPDIR/o/m.pcapng"
+	[ "$(jq length <<<"$output")" -eq 29 ]
+}
+
+@test "merge write -: standard output holds the pcapng alone, the report goes to standard error" {
+	"$SMC" dump merge write - "$T/a.pcap" "$T/b.pcap" >"$BATS_TEST_TMPDIR/m.pcapng" 2>"$BATS_TEST_TMPDIR/err"
+	grep -qx "A: $T/a.pcap" "$BATS_TEST_TMPDIR/err"
+	grep -q "^clock: B = A + 2.500500000 s" "$BATS_TEST_TMPDIR/err"
+	run -0 --separate-stderr "$SMC" -j dump read "$BATS_TEST_TMPDIR/m.pcapng"
+	[ -z "$stderr" ]
+	[ "$(jq length <<<"$output")" -eq 29 ]
+	# -j: the JSON report on standard error too
+	"$SMC" -j dump merge write - "$T/a.pcap" "$T/b.pcap" 2>"$BATS_TEST_TMPDIR/err" | cmp - "$BATS_TEST_TMPDIR/m.pcapng"
+	[ "$(jq -c '.[0].clock.pairs' "$BATS_TEST_TMPDIR/err")" = 12 ]
+}
+
+@test "merge: a frame whose time is no time is reported, and left out, not written with another time" {
+	# B's frame 3: ts_usec 1500000; 4: ts_usec 4294968 (libpcap's
+	# scaling to ns, 32 bits wide, made that 704 ns; the reader keeps it
+	# 4294967295); 5: ts_sec 0xffffffff (before 1970)
+	python3 - "$T/b.pcap" "$BATS_TEST_TMPDIR/bt.pcap" <<-'EOF'
+	import struct, sys
+	b = bytearray(open(sys.argv[1], "rb").read())
+	e = "<" if b[:4] == b"\xd4\xc3\xb2\xa1" else ">"
+	assert struct.unpack_from(e + "I", b, 0)[0] == 0xa1b2c3d4
+	off, n = 24, 0
+	while off < len(b):
+	    n += 1
+	    if n == 3:
+	        struct.pack_into(e + "I", b, off + 4, 1500000)
+	    if n == 4:
+	        struct.pack_into(e + "I", b, off + 4, 4294968)
+	    if n == 5:
+	        struct.pack_into(e + "I", b, off, 0xffffffff)
+	    off += 16 + struct.unpack_from(e + "I", b, off + 8)[0]
+	open(sys.argv[2], "wb").write(b)
+	EOF
+	run -1 --separate-stderr "$SMC" dump merge write "$BATS_TEST_TMPDIR/m.pcapng" "$T/a.pcap" "$BATS_TEST_TMPDIR/bt.pcap"
+	[ "${#stderr_lines[@]}" -eq 3 ]
+	[ "${stderr_lines[0]}" = "Warning: $BATS_TEST_TMPDIR/bt.pcap: frame 3: time 1700000002 s 1500000000 ns is not a time; frame left out" ]
+	[ "${stderr_lines[1]}" = "Warning: $BATS_TEST_TMPDIR/bt.pcap: frame 4: time 1700000002 s 4294967295 ns is not a time; frame left out" ]
+	[ "${stderr_lines[2]}" = "Warning: $BATS_TEST_TMPDIR/bt.pcap: frame 5: time -1 s 513000000 ns is not a time; frame left out" ]
+	# 29 frames less the three, each time a real one
+	run -0 --separate-stderr "$SMC" -j dump read "$BATS_TEST_TMPDIR/m.pcapng"
+	[ "$(jq length <<<"$output")" -eq 26 ]
+	[ "$(jq '[.[] | select(.ts_sec < 1700000000 or .ts_sec > 1700000001 or .ts_nsec >= 1000000000)] | length' <<<"$output")" -eq 0 ]
+	# nor do their records count in the report: B's 11 records of
+	# connections with both ends less the three
+	run -1 --separate-stderr "$SMC" -j dump merge "$T/a.pcap" "$BATS_TEST_TMPDIR/bt.pcap"
+	[ "$(jq '[.[0].connections[].records[] | select(.host == "B")] | length' <<<"$output")" -eq 8 ]
+	run -0 mj '[.connections[].records[] | select(.host == "B")] | length'
+	[ "$output" -eq 11 ]
 }
 
 @test "merge: a capture on standard input; no pairs leaves the clocks alone" {

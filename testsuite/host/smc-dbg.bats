@@ -133,6 +133,19 @@ index() {
 	run -1 "$T/bin/smc_dbg" -x
 }
 
+@test "smc_dbg: an unknown option exits 1 as smc-tools' smc_dbg, and both pages say 1, not smc dbg's 2" {
+	# smc-tools 1.8.5 smc_dbg: [ $? -ne 0 ] && exit 1 after its getopt
+	run -1 --separate-stderr "$T/bin/smc_dbg" -x
+	run -1 --separate-stderr "$T/bin/smc_dbg" --bogus
+	run -2 --separate-stderr "$SMC" dbg a b
+	local page
+	for page in smc_dbg smc-dbg; do
+		run -0 sed -n '/^\.SH EXIT STATUS/,/^\.SH/p' "$TOP/man/man8/$page.8"
+		output=${output//$'\n'/ }
+		[[ "$output" == *"1 on an unknown option"* ]]
+	done
+}
+
 @test "smc_dbg -t: the archive as /tmp/smc_dbg-XXXXXX.tgz, named on stdout" {
 	run -0 "$T/bin/smc_dbg" --tgz
 	# checked by hand against smc-tools 1.8.5 smc_dbg's last echo

@@ -150,3 +150,36 @@ rnics() {
 	run -0 "$SMC" rnics help
 	[[ "$output" == "Usage: smc [ -j [ -p ] ] rnics"* ]]
 }
+
+@test "smc rnics: garbage in a sysfs attribute is unknown in the table and in JSON alike; a FIFO is not read" {
+	local g=$BATS_TEST_TMPDIR/g d table json
+	# 110: every value garbage; 200: ISM whose pchid, vendor and
+	# util_string are FIFOs; slot 700: its power a FIFO
+	zpci "$g" 0000:00:00.0 00000110 "0x05 junk" zz "1 2" 0x15b3x 0x1003 NET1 x
+	netdev "$g" 0000:00:00.0 eth0 q
+	zpci "$g" 0001:00:00.0 00000200 0x05 0x0001 0x0118 0x1014 0x04ed NET2
+	d=$g/bus/pci/devices/0001:00:00.0
+	rm "$d/pchid" "$d/vendor" "$d/util_string"
+	mkfifo "$d/pchid" "$d/vendor" "$d/util_string"
+	mkdir -p "$g/bus/pci/slots/00000700"
+	mkfifo "$g/bus/pci/slots/00000700/power"
+	# (reading a FIFO would wait for a writer: timeout's 124)
+	run -0 env SMC_DUMP_SYSFS_DIR="$g" timeout 10 "$SMC" rnics all raw
+	[ "${lines[2]}" = " 110  1      0000:00:00.0  n/a    n/a              n/a   n/a  n/a   NET1               eth0" ]
+	[ "${lines[3]}" = " 200  1      0001:00:00.0  n/a    n/a              0x05  1    n/a   n/a                n/a" ]
+	[ "${#lines[@]}" -eq 4 ]
+	table=$(tail -n +3 <<<"$output" | awk '{print $1, $4, $5, $6, $7, $8, $9, $10}')
+	# the same values in JSON, null where the table has n/a
+	run -0 env SMC_DUMP_SYSFS_DIR="$g" timeout 10 "$SMC" -j rnics all raw
+	json=$(jq -r '.[] | [(.fid | ltrimstr("0x")), (.pchid // "n/a" | ltrimstr("0x")),
+		(.type // "n/a"), (.pft // "n/a"), (.vfn // "n/a" | tostring),
+		(.port // "n/a"), (.pnetid // "n/a"), (.ifname // "n/a")] | join(" ")' <<<"$output")
+	[ "$table" = "$json" ]
+	# without raw: 110's type unknown, so listed with all only
+	run -0 env SMC_DUMP_SYSFS_DIR="$g" timeout 10 "$SMC" rnics
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[2]}" = " 200  1      0001:00:00.0  n/a    ISM              ISM   y    n/a   n/a                n/a" ]
+	# a FIFO as a slot's power: no such slot, at once, nothing written
+	run -5 --separate-stderr env SMC_DUMP_SYSFS_DIR="$g" timeout 10 "$RNICS" -e 700
+	[ "$stderr" = "Error: FID 700 does not exist" ]
+}

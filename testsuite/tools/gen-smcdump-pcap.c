@@ -64,6 +64,8 @@
 
 #include <linux/smc_dump.h>
 
+#include "pcapng_write.h"
+
 #ifndef DLT_LINUX_SLL2
 #define DLT_LINUX_SLL2	276
 #endif
@@ -352,24 +354,11 @@ static void emit(struct out *o, struct frame *fr)
 	}
 	o->frames++;
 	if (o->pcapng) {
-		uint8_t h[28];
 		uint64_t t = fr->ts_sec * (o->nano ? 1000000000ull : 1000000ull) +
 			     (o->nano ? fr->ts_nsec : fr->ts_nsec / 1000);
-		uint32_t blen = 28 + ((caplen + 3) & ~3u) + 4;
-		static const uint8_t pad[4];
 
-		/* Enhanced Packet Block, host byte order like the SHB */
-		memcpy(h, &(uint32_t){ 6 }, 4);
-		memcpy(h + 4, &blen, 4);
-		memcpy(h + 8, &(uint32_t){ 0 }, 4);
-		memcpy(h + 12, &(uint32_t){ (uint32_t)(t >> 32) }, 4);
-		memcpy(h + 16, &(uint32_t){ (uint32_t)t }, 4);
-		memcpy(h + 20, &(uint32_t){ (uint32_t)caplen }, 4);
-		memcpy(h + 24, &(uint32_t){ (uint32_t)off }, 4);
-		fwrite(h, 1, 28, o->f);
-		fwrite(buf, 1, caplen, o->f);
-		fwrite(pad, 1, ((caplen + 3) & ~3u) - caplen, o->f);
-		fwrite(&blen, 4, 1, o->f);
+		pcapng_put_epb(o->f, 0, t, buf, (uint32_t)caplen,
+			       (uint32_t)off);
 	} else {
 		struct pcap_pkthdr ph;
 
@@ -384,44 +373,11 @@ static void emit(struct out *o, struct frame *fr)
 static void out_open(struct out *o, const char *path)
 {
 	if (o->pcapng) {
-		uint8_t b[64];
-		uint32_t v;
-
 		o->f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
 		if (!o->f)
 			die("cannot write %s", path);
-		/* Section Header Block, no options */
-		v = 0x0A0D0D0A;
-		memcpy(b, &v, 4);
-		v = 28;
-		memcpy(b + 4, &v, 4);
-		v = 0x1A2B3C4D;
-		memcpy(b + 8, &v, 4);
-		memcpy(b + 12, &(uint16_t){ 1 }, 2);
-		memcpy(b + 14, &(uint16_t){ 0 }, 2);
-		memset(b + 16, 0xff, 8);	/* section length unknown */
-		v = 28;
-		memcpy(b + 24, &v, 4);
-		fwrite(b, 1, 28, o->f);
-		/* Interface Description Block with if_tsresol */
-		v = 1;
-		memcpy(b, &v, 4);
-		v = 32;
-		memcpy(b + 4, &v, 4);
-		/* pcapng has LINKTYPE_ values: only raw IP differs */
-		memcpy(b + 8, &(uint16_t){ o->dlt == DLT_RAW ? 101 :
-					  (uint16_t)o->dlt }, 2);
-		memcpy(b + 10, &(uint16_t){ 0 }, 2);
-		v = 262144;
-		memcpy(b + 12, &v, 4);
-		memcpy(b + 16, &(uint16_t){ 9 }, 2);	/* if_tsresol */
-		memcpy(b + 18, &(uint16_t){ 1 }, 2);
-		b[20] = o->nano ? 9 : 6;
-		b[21] = b[22] = b[23] = 0;
-		memset(b + 24, 0, 4);			/* opt_endofopt */
-		v = 32;
-		memcpy(b + 28, &v, 4);
-		fwrite(b, 1, 32, o->f);
+		pcapng_put_shb(o->f);
+		pcapng_put_idb(o->f, o->dlt, NULL, NULL, o->nano ? 9 : 6);
 		return;
 	}
 	o->dead = pcap_open_dead_with_tstamp_precision(o->dlt, 262144,
