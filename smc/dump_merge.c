@@ -19,7 +19,13 @@
  * receive are matched by their connection, direction and CDC sequence
  * number; a data record received by the send record that holds its last
  * byte (stream offsets). d is the middle of the interval that all pairs
- * leave; with it every receive sorts after its send.
+ * leave; with it every receive sorts after its send. Two clocks also run
+ * at slightly different rates (two virtual machines on a loaded host, by
+ * milliseconds a second): when no constant d fits every pair, d is a
+ * line in B's time, d(t) = d + r (t - t0), its rate r the one that
+ * leaves the widest room between the two kinds of bounds (the room is a
+ * concave function of r, found by ternary search), d the middle of that
+ * room.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -171,7 +177,24 @@ struct merge {
 	/* the clock */
 	int64_t lo, hi;		/* d >= lo (B>A pairs), d <= hi (A>B) */
 	uint64_t pairs[2];	/* pairs sent by A, by B */
-	int64_t d;
+	int64_t d;		/* B's offset at t0 */
+	double rate;		/* its change per ns of B's time, 0 none */
+	int64_t t0;		/* the first bound's time on B's clock */
+	struct bnd *bnds;	/* every bound, for the rate */
+	size_t nbnds;
+	size_t capbnds;
+};
+
+/**
+ * struct bnd - a bound on B's clock offset from a matched pair
+ * @t: the time on B's clock at which it holds (the receive or send of B)
+ * @v: the bound, ns
+ * @upper: d <= @v (sent by A); else d >= @v (sent by B)
+ */
+struct bnd {
+	int64_t t;
+	int64_t v;
+	bool upper;
 };
 
 static const char host_name[2][2] = { "A", "B" };
@@ -652,19 +675,88 @@ static long last_at_or_below(const struct mrec *recs, const struct sendv *s,
 static void bound(struct merge *m, const struct mrec *snd,
 		  const struct mrec *rcv)
 {
+	struct bnd *b;
+
+	m->bnds = grow(m->bnds, &m->capbnds, m->nbnds, sizeof(*m->bnds));
+	b = &m->bnds[m->nbnds++];
 	if (snd->host == 0) {		/* d <= rx_B - tx_A */
 		int64_t v = rcv->ts - snd->ts;
 
 		if (!m->pairs[0] || v < m->hi)
 			m->hi = v;
 		m->pairs[0]++;
+		*b = (struct bnd){ .t = rcv->ts, .v = v, .upper = true };
 	} else {			/* d >= tx_B - rx_A */
 		int64_t v = snd->ts - rcv->ts;
 
 		if (!m->pairs[1] || v > m->lo)
 			m->lo = v;
 		m->pairs[1]++;
+		*b = (struct bnd){ .t = snd->ts, .v = v, .upper = false };
 	}
+}
+
+/* the room the bounds leave d at t0 for @rate: min(upper) - max(lower),
+ * each bound moved to t0 along the rate; *lo and *hi get the two
+ */
+static double room(const struct merge *m, double rate, double *lo,
+		   double *hi)
+{
+	double l = 0, h = 0;
+	bool hl = false, hh = false;
+	size_t i;
+
+	for (i = 0; i < m->nbnds; i++) {
+		const struct bnd *b = &m->bnds[i];
+		double v = (double)b->v - rate * (double)(b->t - m->t0);
+
+		if (b->upper && (!hh || v < h)) {
+			h = v;
+			hh = true;
+		} else if (!b->upper && (!hl || v > l)) {
+			l = v;
+			hl = true;
+		}
+	}
+	*lo = l;
+	*hi = h;
+	return h - l;
+}
+
+/* the clock rate that leaves the most room, when no constant offset fits:
+ * d and rate set where it leaves some, else left as they are
+ */
+#define RATE_MAX	0.01	/* 1 %: far beyond two clocks' disagreement */
+static void fit_rate(struct merge *m)
+{
+	double a = -RATE_MAX, b = RATE_MAX, lo, hi;
+	size_t i;
+	int k;
+
+	m->t0 = m->bnds[0].t;
+	for (i = 1; i < m->nbnds; i++)
+		if (m->bnds[i].t < m->t0)
+			m->t0 = m->bnds[i].t;
+	for (k = 0; k < 200; k++) {
+		double x = a + (b - a) / 3, y = b - (b - a) / 3;
+
+		if (room(m, x, &lo, &hi) < room(m, y, &lo, &hi))
+			a = x;
+		else
+			b = y;
+	}
+	if (room(m, (a + b) / 2, &lo, &hi) < 0)
+		return;
+	m->rate = (a + b) / 2;
+	m->d = (int64_t)(lo + (hi - lo) / 2);
+}
+
+/* B's offset at @t of B's clock */
+static int64_t offset_at(const struct merge *m, int64_t t)
+{
+	if (!m->rate)
+		return m->d;
+	return m->d + (int64_t)(m->rate * (double)(t - m->t0));
 }
 
 /*
@@ -756,9 +848,11 @@ static void estimate(struct merge *m)
 		for (i = 0; i < m->cap[h].nends; i++)
 			if (m->cap[h].ends[i].pair >= 0)
 				match_dir(m, h, (uint32_t)i);
-	if (m->pairs[0] && m->pairs[1])
+	if (m->pairs[0] && m->pairs[1]) {
 		m->d = m->lo + (m->hi - m->lo) / 2;
-	else if (m->pairs[0])
+		if (m->lo > m->hi)
+			fit_rate(m);
+	} else if (m->pairs[0])
 		m->d = m->hi;
 	else if (m->pairs[1])
 		m->d = m->lo;
@@ -769,7 +863,7 @@ static void estimate(struct merge *m)
 /* a record's time on A's clock */
 static int64_t corrected(const struct merge *m, const struct mrec *x)
 {
-	return x->host ? x->ts - m->d : x->ts;
+	return x->host ? x->ts - offset_at(m, x->ts) : x->ts;
 }
 
 static const struct merge *sort_m;
@@ -938,17 +1032,28 @@ static void print_clock(const struct merge *m)
 	fmt_ns(m->hi, hi, sizeof(hi));
 	open_json_object("clock");
 	print_s64(PRINT_JSON, "offset_ns", NULL, m->d);
-	if (!is_json_context())
+	if (m->rate) {
+		/* B's offset gains this many ns a second of B's time from
+		 * its first bound on: no one offset fits the pairs
+		 */
+		print_s64(PRINT_JSON, "rate_ppb", NULL,
+			  (int64_t)(m->rate * 1e9));
+		if (!is_json_context())
+			printf("clock: B = A + %s s %+.3f ppm of the time since B's first bound; no one offset fits",
+			       d, m->rate * 1e6);
+	} else if (!is_json_context()) {
 		printf("clock: B = A + %s s", d);
+	}
 	if (m->pairs[1]) {
 		print_s64(PRINT_JSON, "low_ns", NULL, m->lo);
 		if (!is_json_context())
-			printf(", from %s", lo);
+			printf("%s%s", m->rate ? " (from " : ", from ", lo);
 	}
 	if (m->pairs[0]) {
 		print_s64(PRINT_JSON, "high_ns", NULL, m->hi);
 		if (!is_json_context())
-			printf(" %s %s", m->pairs[1] ? "to" : "up to", hi);
+			printf(" %s %s%s", m->pairs[1] ? "to" : "up to", hi,
+			       m->rate ? ")" : "");
 	}
 	print_u64(PRINT_ANY, "pairs", " (%llu pairs:",
 		  m->pairs[0] + m->pairs[1]);
@@ -961,9 +1066,9 @@ static void print_clock(const struct merge *m)
 	else if (!m->pairs[0] || !m->pairs[1])
 		fprintf(stderr,
 			"Warning: sends of one direction only: the offset is a bound (no delay assumed)\n");
-	else if (m->lo > m->hi)
+	else if (m->lo > m->hi && !m->rate)
 		fprintf(stderr,
-			"Warning: the pairs leave no offset (from %s to %s): the clocks drift, or sends were matched wrongly; some receives sort before their send\n",
+			"Warning: the pairs leave no offset (from %s to %s), nor a steady drift: sends were matched wrongly, or the clocks jumped; some receives sort before their send\n",
 			lo, hi);
 }
 
@@ -1000,8 +1105,8 @@ static int pcapng_if(struct pcapng_out *o, const struct merge *m, int host,
 static int cmp_frame(const void *x, const void *y)
 {
 	const struct mframe *a = x, *b = y;
-	int64_t ta = a->host ? a->ts - sort_m->d : a->ts;
-	int64_t tb = b->host ? b->ts - sort_m->d : b->ts;
+	int64_t ta = a->host ? a->ts - offset_at(sort_m, a->ts) : a->ts;
+	int64_t tb = b->host ? b->ts - offset_at(sort_m, b->ts) : b->ts;
 
 	if (ta != tb)
 		return ta < tb ? -1 : 1;
@@ -1085,7 +1190,7 @@ static int write_merged(struct merge *m, struct mout *mo)
 	bad |= pcapng_put_shb(o.f);
 	for (i = 0; i < m->nframes && !bad; i++) {
 		const struct mframe *fr = &m->frames[i];
-		int64_t t = fr->host ? fr->ts - m->d : fr->ts;
+		int64_t t = fr->host ? fr->ts - offset_at(m, fr->ts) : fr->ts;
 		int ifc;
 
 		if (t < 0) {
@@ -1323,6 +1428,7 @@ out:
 		free(m.frames[k].data);
 	free(m.frames);
 	free(m.recs);
+	free(m.bnds);
 	free(m.byend);
 	return rc;
 }

@@ -79,6 +79,11 @@ two_hosts() {
 	EOF
 }
 
+# ms_ts SEC MS: the time MS milliseconds after SEC, as the specs write it
+ms_ts() {
+	printf '%d.%03d' $(($1 + $2 / 1000)) $(($2 % 1000))
+}
+
 # mj JQ: jq -c JQ of smc -j dump merge a.pcap b.pcap's object
 mj() {
 	"$SMC" -j dump merge "$T/a.pcap" "$T/b.pcap" 2>/dev/null | jq -c ".[0] | $1"
@@ -360,4 +365,43 @@ mj() {
 	[ "${lines[3]}" = $'B\t1700000000.002500000' ]
 	[ "$(grep -c '^A' <<<"$output")" -eq 15 ]
 	[ "$(grep -c '^B' <<<"$output")" -eq 14 ]
+}
+
+@test "merge: clocks that drift apart: B's offset a line, every receive still after its send" {
+	# one connection over 20 s: every 0.5 s A sends a CDC message that B
+	# receives 2 ms later, and 250 ms after it B sends one that A
+	# receives 2 ms later. B's clock runs 1000 ppm fast: 20 ms over the
+	# run, more than the delays, so no one offset fits every pair
+	local t=1700000000 i ms a b
+	local XA="token=0xa1 local=10.0.0.1 peer=10.0.0.2 lport=40000 pport=5201"
+	local XB="token=0xb1 local=10.0.0.2 peer=10.0.0.1 lport=5201 pport=40000"
+	for ((i = 0; i < 40; i++)); do
+		ms=$((i * 500))
+		a+="cdc $XA ts=$(ms_ts $t $ms) seqno=$((i + 1)) ctoken=0xb1"$'\n'
+		a+="cdc $XA dir=rx ts=$(ms_ts $t $((ms + 252))) seqno=$((i + 1)) ctoken=0xa1"$'\n'
+		b+="cdc $XB dir=rx ts=$(ms_ts $t $((ms + 2))) seqno=$((i + 1)) ctoken=0xb1"$'\n'
+		b+="cdc $XB ts=$(ms_ts $t $((ms + 250))) seqno=$((i + 1)) ctoken=0xa1"$'\n'
+	done
+	"$GEN" -V 4 "$BATS_TEST_TMPDIR/da.pcap" <<<"$a"
+	"$GEN" -V 4 "$BATS_TEST_TMPDIR/db0.pcap" <<<"$b"
+	python3 "$TLIB/pcap_shift.py" "$BATS_TEST_TMPDIR/db0.pcap" "$BATS_TEST_TMPDIR/db.pcap" 0 1000
+	run -0 --separate-stderr "$SMC" -j dump merge "$BATS_TEST_TMPDIR/da.pcap" "$BATS_TEST_TMPDIR/db.pcap"
+	jq -c '.[0].clock' <<<"$output"
+	echo "$stderr"
+	# all 80 pairs; the bounds cross (as one offset: 18 ms low, 2 ms high)
+	jq -e '.[0].clock | .pairs == 80 and .low_ns > .high_ns' <<<"$output"
+	# the rate: B's offset grows by 1000 ppm of true time, which is
+	# 1000 / 1.001 = 999.0 ppm of B's (1 ppm either side: the room the
+	# 2-ms delays leave over 20 s)
+	jq -e '.[0].clock | .rate_ppb > 998000 and .rate_ppb < 1000000' <<<"$output"
+	# every receive sorts after its send, and nothing is said about it
+	jq -e '[.[0].connections[0].records as $r | range(0; $r | length) as $i |
+		$r[$i] | select(.dir == "rx") | . as $x |
+		([range(0; $r | length) | select($r[.].host != $x.host and
+			$r[.].dir == "tx" and $r[.].frame == $x.send_frame)] | first) as $j |
+		$j != null and $j < $i] | length == 80 and all' <<<"$output"
+	[[ "$stderr" != *"leave no offset"* ]]
+	# the text names the rate
+	run -0 --separate-stderr "$SMC" dump merge "$BATS_TEST_TMPDIR/da.pcap" "$BATS_TEST_TMPDIR/db.pcap"
+	[[ "${lines[2]}" == "clock: B = A + "*" s +999.00"[01]" ppm of the time since B's first bound; no one offset fits (from 0.017748000 to 0.002000000) (80 pairs: 40 A>B, 40 B>A)" ]]
 }

@@ -4,7 +4,11 @@
 capture a host with its clock that far ahead (negative: behind) would
 have written. For smc dump merge's tests.
 
-    pcap_shift.py IN OUT [-]SEC[.FRAC]
+    pcap_shift.py IN OUT [-]SEC[.FRAC] [PPM]
+
+PPM: the clock also runs PPM parts per million fast (negative: slow),
+from the first record on: a time t becomes t + shift + (t - t_first) *
+PPM / 1000000, rounded down to the file's resolution.
 
 Microsecond and nanosecond pcap, either byte order; pcapng is refused.
 The shift is exact (FRAC in the file's resolution: more digits than it
@@ -15,8 +19,14 @@ import sys
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         sys.exit(__doc__)
+    ppm = 0
+    if len(sys.argv) == 5:
+        try:
+            ppm = int(sys.argv[4])
+        except ValueError:
+            sys.exit("bad rate %r (whole parts per million)" % sys.argv[4])
     data = bytearray(open(sys.argv[1], "rb").read())
     if len(data) < 24:
         sys.exit("%s: not a pcap file (too short)" % sys.argv[1])
@@ -36,9 +46,13 @@ def main():
         shift = -shift
     off = 24
     hdr = order + "IIII"
+    first = None
     while off + 16 <= len(data):
         s, f, caplen, _ = struct.unpack_from(hdr, data, off)
-        t = s * unit + f + shift
+        t = s * unit + f
+        if first is None:
+            first = t
+        t += shift + (t - first) * ppm // 1000000
         if t < 0:
             sys.exit("the shift makes a time negative")
         struct.pack_into(order + "II", data, off, t // unit, t % unit)
