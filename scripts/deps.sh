@@ -39,7 +39,8 @@ PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio kmod
       iproute2 xz-utils dpkg-dev python3 tshark libcap-dev jq
       clang llvm util-linux iputils-ping libcairo2-dev
       busybox-static pahole git debhelper dh-dkms lintian libbpf-dev bpftool
-      strace sparse python3-yaml python3-jsonschema rsync"
+      strace sparse python3-yaml python3-jsonschema rsync
+      libnl-3-dev libnl-genl-3-dev"
 
 # make demo: smc (libpcap, libmnl, cairo, libbpf; clang and bpftool for the
 # bpf backend's programs), the ip plugin (iproute2's source: dpkg-dev),
