@@ -121,7 +121,13 @@ for b in kernel bpf; do
 done
 # for the host (scripts/demo.sh shares build/demo/ as /run/shared)
 if [ $rc = 0 ] && mountpoint -q /run/shared; then
-	cp "$work/kernel.pcap" /run/shared/smcd-kernel.pcap
-	cp "$work/bpf.pcap" /run/shared/smcd-bpf.pcap
+	for b in kernel bpf; do
+		cp "$work/$b.pcap" "/run/shared/smcd-$b.pcap"
+		# each connection's process, netns and cgroup (smc dump
+		# context), where the capture's collector wrote them
+		if [ -f "$work/$b.pcap.ctx" ]; then
+			cp "$work/$b.pcap.ctx" "/run/shared/smcd-$b.pcap.ctx"
+		fi
+	done
 fi
 exit $rc
