@@ -310,10 +310,17 @@ static void scan_proc(struct ctx_collector *c)
 static bool settle(struct ctx_collector *c, size_t i, bool force)
 {
 	struct ctx_pending *p = &c->pending[i];
+	const struct smc_conn_id *id = &p->id;
+	/* what a reader can match records with: the token, or both ends
+	 * (a socket closing may have lost them, one being set up may not
+	 * have them yet: it waits, as for its owner)
+	 */
+	bool usable = id->token || (id->family && id->sport && id->dport);
 
-	if (!p->found && !force)
+	if ((!p->found || !usable) && !force)
 		return false;
-	write_line(c, p);
+	if (usable)
+		write_line(c, p);
 	add_known(c, p->id.inode);
 	/* the rest keep the order of the dump */
 	memmove(p, p + 1, (--c->npending - i) * sizeof(*p));

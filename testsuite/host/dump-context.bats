@@ -161,6 +161,20 @@ want() {
 	[ "$(line "$T/c2.ctx" 5004)" = '{"token":"0x00004004","local_address":"10.0.0.1","local_port":40004,"peer_address":"10.0.0.2","peer_port":5201,"inode":5004,"pid":null,"comm":null,"netns":null,"cgroup":null}' ]
 }
 
+@test "context: a socket with neither a token nor both ends gets no line, which no reader could use" {
+	# a socket being closed (no connection info, no addresses left)
+	# beside one of a connection, both held by one process: only the
+	# connection gets its line (a reader would refuse the other one)
+	sockets "active d 5006 0 0.0.0.0 0 - 0" "active r 5007 0x4007 10.0.0.1 40007 10.0.0.2 5201"
+	process 100 iperf3 4026532100 /a 5006 5007
+	collect interval 20 "$T/c6.ctx"
+	wait_line "$T/c6.ctx" '"inode":5007'
+	stop_collect
+	cat "$T/c6.ctx"
+	[ "$(wc -l <"$T/c6.ctx")" -eq 1 ]
+	[ "$(line "$T/c6.ctx" 5007)" = '{"token":"0x00004007","local_address":"10.0.0.1","local_port":40007,"peer_address":"10.0.0.2","peer_port":5201,"inode":5007,"pid":100,"comm":"iperf3","netns":4026532100,"cgroup":"/a"}' ]
+}
+
 @test "context: a comm and a cgroup with quotes and backslashes are escaped in the line" {
 	sockets "active r 5001 0x1001 10.0.0.1 40000 10.0.0.2 5201"
 	process 100 'a"b\c' 4026532100 '/x "y"' 5001
