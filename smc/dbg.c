@@ -329,7 +329,14 @@ int smc_dbg_main(int argc, char **argv, const char *version)
 	bool tgz = false;
 	unsigned int i;
 	int c, fd;
+	char *prog;
 
+	/*
+	 * smc_dbg parses its options with getopt(1), whose messages name
+	 * "getopt": the same first line of stderr for a bad option
+	 */
+	prog = argv[0];
+	argv[0] = (char *)"getopt";
 	while ((c = getopt_long(argc, argv, "hvt", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -348,6 +355,7 @@ int smc_dbg_main(int argc, char **argv, const char *version)
 			return 1;
 		}
 	}
+	argv[0] = prog;
 	if (!tgz) {
 		for (i = 0; i < ARRAY_SIZE(sections); i++) {
 			if (!sections[i].tools)
