@@ -59,7 +59,10 @@ static const struct section sections[] = {
 	{ "smcr_links.txt", true, { "smc", "-d", "linkgroup", "link-show", "type", "smcr" }, false, NULL },
 	{ "smcd_lgs.txt", true, { "smc", "-d", "linkgroup", "show", "type", "smcd" }, false, NULL },
 	{ "smcd_info.txt", true, { "smc", "info" }, false, NULL },
-	{ "stats.txt", true, { "smc", "-d", "stats" }, false, NULL },
+	/* smc_dbg's two, in smc-tools' format; stats.txt: both, by name */
+	{ "smcd_stats.txt", true, { "smcd", "-d", "stats" }, false, NULL },
+	{ "smcr_stats.txt", true, { "smcr", "-d", "stats" }, false, NULL },
+	{ "stats.txt", false, { "smc", "-d", "stats" }, false, NULL },
 	{ "device.txt", false, { "smc", "-d", "device" }, false, NULL },
 	{ "ueid.txt", false, { "smc", "ueid", "show" }, false, NULL },
 	{ "kernel.txt", false, { "uname", "-a" }, true, NULL },
