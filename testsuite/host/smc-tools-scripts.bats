@@ -56,9 +56,10 @@ both() {
 	same "$what" "$r" "$o"
 }
 
-# out RESULT: RESULT's exit status and stdout, without its stderr
+# out RESULT: RESULT's exit status and stdout, without its stderr (its
+# trailing empty lines kept)
 out() {
-	printf '%s\n' "${1%%--- stderr*}"
+	printf '%s--- end\n' "${1%%--- stderr*}"
 }
 
 # both_out ARGS...: real and ours of ARGS the same exit status and stdout
@@ -193,4 +194,24 @@ both_out() {
 	r=$(real smc_dbg)
 	o=$(ours smc_dbg)
 	same "smc_dbg" "$(sed -n 1,3p <<<"$r")" "$(sed -n 1,3p <<<"$o")"
+}
+
+@test "compat/smc-tools: the expected files of smc_run and smc_chk are what smc-tools' scripts print" {
+	need_smct smc_run
+	need_smct smc_chk
+	# each file's command line as smc-tools-entry.bats runs it; exit
+	# status and stdout
+	same "run-no-command.out" "$(out "$(real smc_run)")" "$(gold 1 run-no-command.out)"
+	same "run-bad-option.out" "$(out "$(real smc_run -x true)")" "$(gold 1 run-bad-option.out)"
+	same "run-bad-size.out" "$(out "$(real smc_run -r 12x true)")" "$(gold 1 run-bad-size.out)"
+	same "chk-connect-refused.out" "$(out "$(real smc_chk -C 127.0.0.1 -p 1)")" \
+		"$(gold 0 chk-connect-refused.out)"
+}
+
+# gold STATUS FILE: what out prints for exit STATUS and stdout FILE of
+# compat/smc-tools
+gold() {
+	printf 'exit %d\n--- stdout\n' "$1"
+	cat "$TOP/testsuite/host/compat/smc-tools/$2"
+	printf -- '--- end\n'
 }

@@ -37,7 +37,7 @@ result() {
 same() {
 	[ "$2" = "$3" ] && return 0
 	{
-		echo "$1: smc-tools 1.8.5 (<) and smc-dump (>) differ:"
+		echo "$1: differ (<: smc-tools 1.8.5; >: smc-dump, or its expected file):"
 		diff <(printf '%s\n' "$2") <(printf '%s\n' "$3")
 	} >&2
 	return 1
