@@ -215,3 +215,18 @@ gold() {
 	cat "$TOP/testsuite/host/compat/smc-tools/$2"
 	printf -- '--- end\n'
 }
+
+@test "smcd, smcr, smc_pnet, smcss beside smc-tools' on a kernel without SMC: the same exit status and stdout" {
+	[ -x "$SMCT_DIR/smcd" ] ||
+		skip "no smc-tools build ($SMCT_DIR/smcd): scripts/smc-tools-build.sh SRC"
+	"$SMCT_DIR/smcd" info >/dev/null 2>&1 && skip "this kernel has SMC"
+	local args
+	# each one's message on stderr says why (ours names the module or
+	# the kernel option); smc_chk and smc_dbg call these
+	for args in "smcd info" "smcd stats" "smcr -d stats" "smcd stats json" \
+		"smcd device" "smcr device" "smcd linkgroup" "smcr -d linkgroup link-show" \
+		"smcd ueid" "smcd seid" "smc_pnet" "smc_pnet -s" "smcss" "smcss -a"; do
+		# shellcheck disable=SC2086 # the command line is words
+		both_out $args
+	done
+}
