@@ -7,7 +7,11 @@
 # errors, bad sizes, running a command, smc_chk to a port nobody listens
 # on, smc_dbg's archive) must give the same exit status, stdout and, where
 # it is each program's own, stderr. Help and version texts are each
-# program's own: their first lines are compared.
+# program's own: their first lines are compared. Also the C commands the
+# scripts call (smcd, smcr, smc_pnet, smcss), where the kernel has no
+# SMC: exit status and stdout. And the hand-written expected files of
+# smc-tools-entry.bats (compat/smc-tools/run-*.out,
+# chk-connect-refused.out) against the scripts themselves.
 #
 # smc-tools is built from its public source by scripts/smc-tools-build.sh
 # SRC (build/smc-tools, or SMC_DUMP_SMC_TOOLS=DIR); without it every test
