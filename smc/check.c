@@ -689,7 +689,14 @@ int smc_chk_main(int argc, char **argv, const char *version)
 	int c, dbg = 0;
 	bool v6 = false;
 	uint16_t v;
+	char *prog;
 
+	/*
+	 * smc_chk parses its options with getopt(1), whose messages name
+	 * "getopt": the same first line of stderr for a bad option
+	 */
+	prog = argv[0];
+	argv[0] = (char *)"getopt";
 	while ((c = getopt_long(argc, argv, "C:dhi:lp:sSv6", longopts,
 				NULL)) != -1) {
 		switch (c) {
@@ -742,6 +749,7 @@ int smc_chk_main(int argc, char **argv, const char *version)
 		if (c == 'C' && chk_resolve(host))
 			return 1;
 	}
+	argv[0] = prog;
 	if (optind < argc && mode == CHK_PNETID) {
 		printf("Error: Option -P/--print-PNETID takes no extra targets\n");
 		return 1;

@@ -59,7 +59,10 @@ static const struct section sections[] = {
 	{ "smcr_links.txt", true, { "smc", "-d", "linkgroup", "link-show", "type", "smcr" }, false, NULL },
 	{ "smcd_lgs.txt", true, { "smc", "-d", "linkgroup", "show", "type", "smcd" }, false, NULL },
 	{ "smcd_info.txt", true, { "smc", "info" }, false, NULL },
-	{ "stats.txt", true, { "smc", "-d", "stats" }, false, NULL },
+	/* smc_dbg's two, in smc-tools' format; stats.txt: both, by name */
+	{ "smcd_stats.txt", true, { "smcd", "-d", "stats" }, false, NULL },
+	{ "smcr_stats.txt", true, { "smcr", "-d", "stats" }, false, NULL },
+	{ "stats.txt", false, { "smc", "-d", "stats" }, false, NULL },
 	{ "device.txt", false, { "smc", "-d", "device" }, false, NULL },
 	{ "ueid.txt", false, { "smc", "ueid", "show" }, false, NULL },
 	{ "kernel.txt", false, { "uname", "-a" }, true, NULL },
@@ -329,7 +332,14 @@ int smc_dbg_main(int argc, char **argv, const char *version)
 	bool tgz = false;
 	unsigned int i;
 	int c, fd;
+	char *prog;
 
+	/*
+	 * smc_dbg parses its options with getopt(1), whose messages name
+	 * "getopt": the same first line of stderr for a bad option
+	 */
+	prog = argv[0];
+	argv[0] = (char *)"getopt";
 	while ((c = getopt_long(argc, argv, "hvt", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -348,6 +358,7 @@ int smc_dbg_main(int argc, char **argv, const char *version)
 			return 1;
 		}
 	}
+	argv[0] = prog;
 	if (!tgz) {
 		for (i = 0; i < ARRAY_SIZE(sections); i++) {
 			if (!sections[i].tools)

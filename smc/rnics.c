@@ -936,7 +936,14 @@ int smc_rnics_main(int argc, char **argv, const char *version)
 	const char *action_fid = NULL;
 	unsigned long fid;
 	int c, on = -1, ret;
+	char *prog;
 
+	/*
+	 * smc_rnics parses its options with getopt(1), whose messages name
+	 * "getopt": the same first line of stderr for a bad option
+	 */
+	prog = argv[0];
+	argv[0] = (char *)"getopt";
 	while ((c = getopt_long(argc, argv, "hIrvae:d:", longopts,
 				NULL)) != -1) {
 		switch (c) {
@@ -964,6 +971,7 @@ int smc_rnics_main(int argc, char **argv, const char *version)
 			return 2;
 		}
 	}
+	argv[0] = prog;
 	/* smc_rnics takes the last FID argument */
 	for (; optind < argc; optind++) {
 		ret = parse_fid(argv[optind], &o.target);

@@ -564,6 +564,17 @@ static void smc_run_usage(void)
 }
 
 /*
+ * script_name() - $0 of smc-tools' smc_run for the command @argv0: bash
+ * gets the script's path from the exec that found it (argv[0] itself
+ * when it has a '/', else its place in $PATH), and its getopts names
+ * that in a bad option's message. @argv0 itself when not found.
+ */
+static const char *script_name(const char *argv0, char *buf, size_t size)
+{
+	return find_in_path(argv0, buf, size) ? buf : argv0;
+}
+
+/*
  * smc_run_main() - the smc_run entry point: smc-tools' smc_run [ -d ]
  * [ -r SIZE ] [ -t SIZE ] COMMAND [ ARG ]..., run as smc run (the path
  * auto: bpf where the kernel allows, the preload library otherwise and
@@ -574,7 +585,7 @@ static void smc_run_usage(void)
  */
 int smc_run_main(int argc, char **argv, const char *version)
 {
-	char *rargv[8 + 1], rbuf[16], tbuf[16];
+	char *rargv[8 + 1], rbuf[16], tbuf[16], self[PATH_MAX];
 	int c, n = 0, rcv = 0, snd = 0, debug = 0, i;
 	char **nargv;
 
@@ -599,12 +610,14 @@ int smc_run_main(int argc, char **argv, const char *version)
 			return EXIT_OK;
 		case ':':
 			fprintf(stderr,
-				"smc_run: option requires an argument -- %c\n",
+				"%s: option requires an argument -- %c\n",
+				script_name(argv[0], self, sizeof(self)),
 				optopt);
 			printf("smc_run: Error: Invalid option: -\n");
 			return 1;
 		default:
-			fprintf(stderr, "smc_run: illegal option -- %c\n",
+			fprintf(stderr, "%s: illegal option -- %c\n",
+				script_name(argv[0], self, sizeof(self)),
 				optopt);
 			printf("smc_run: Error: Invalid option: -\n");
 			return 1;

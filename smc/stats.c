@@ -1313,9 +1313,13 @@ int smc_stats_tools(bool smcd, int detail, bool absolute, int argc,
 			goto usage;
 	}
 
-	/* smc-tools' stats exits 0 also when the kernel cannot be asked */
+	/*
+	 * smc-tools' smcd and smcr exit 1 when the SMC family cannot be
+	 * opened (main()'s gen_nl_open(), before any command); its stats
+	 * exits 0 also when the kernel's answer cannot be had
+	 */
 	if (smc_genl_open(&g))
-		return EXIT_OK;
+		return 1;
 	memset(&s, 0, sizeof(s));
 	ret = get_stats(&g, &s);
 	smc_genl_close(&g);

@@ -15,7 +15,7 @@ load lib
 load helpers/rnics-sysfs
 
 # the sections as smc/dbg.c lists them, read by hand
-SECTIONS="version.txt devices.txt smcss_all.txt smcss_smcd smcss_smcr pnet_table.txt smcr_links.txt smcd_lgs.txt smcd_info.txt stats.txt device.txt ueid.txt kernel.txt modules.txt sysctl.txt dmesg.txt"
+SECTIONS="version.txt devices.txt smcss_all.txt smcss_smcd smcss_smcr pnet_table.txt smcr_links.txt smcd_lgs.txt smcd_info.txt smcd_stats.txt smcr_stats.txt stats.txt device.txt ueid.txt kernel.txt modules.txt sysctl.txt dmesg.txt"
 
 setup_file() {
 	host_setup_file smc || return 1

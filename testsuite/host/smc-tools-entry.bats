@@ -141,7 +141,8 @@ print(s.getsockname()[1], flush=True); time.sleep(120)' >hold.port &
 	[ "$output" = "$(cat "$GOLD/run-no-command.out")" ]
 	run -1 --separate-stderr "$RUN" -x true
 	[ "$output" = "$(cat "$GOLD/run-bad-option.out")" ]
-	[ "$stderr" = "smc_run: illegal option -- x" ]
+	# bash names the script as exec found it: its path
+	[ "$stderr" = "$RUN: illegal option -- x" ]
 	run -1 --separate-stderr "$RUN" -r
 	[ "$output" = "$(cat "$GOLD/run-bad-option.out")" ]
 	run -1 --separate-stderr "$RUN" -r 12x true
