@@ -200,7 +200,6 @@ same() {
 	same -e rec err.smcd-stats "" smcd stats nosuch
 	same -e rec err.smcss-option "" smcss -Z
 	same -e rec err.pnet-option "" smc_pnet -Z
-	same rec err.lgr-missing "" smcd linkgroup show 0xdeadbe00
 }
 
 @test "a held SMC-D connection: smcss in each view, its link group, statistics after it" {
@@ -219,6 +218,10 @@ same() {
 	same live smcss-W "" smcss -W
 	same live smcss-R "" smcss -R
 	same live lgr "" smcd linkgroup show "$id"
+	# an ID no link group has: with link groups there (the held one),
+	# both print the header only; with none, nothing (smc-tools prints
+	# it with the dump's first message): a case of this run's state
+	same live lgr-missing "" smcd linkgroup show 0xdeadbe00
 	same live lgr-d "" smcd -d linkgroup show "$id"
 	same live stats "" smcd stats
 	same live stats-d "" smcd -d stats
