@@ -32,6 +32,14 @@ result() {
 	cat "$e"
 }
 
+# same_version WHAT REAL OURS: the results of smc-tools' -v and ours the
+# same but for the release (smc-tools-1.8.5, smc-dump-VERSION)
+same_version() {
+	# shellcheck disable=SC2001 # a line of a text
+	same "$1" "$(sed 's/, smc-tools-1\.8\.5$/, VERSION/' <<<"$2")" \
+		"$(sed 's/, smc-dump-.*$/, VERSION/' <<<"$3")"
+}
+
 # same WHAT A B: A and B equal, else both and their diff on stderr (bats
 # prints it with the failure)
 same() {
